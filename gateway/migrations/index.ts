@@ -1,0 +1,55 @@
+import { baseColumns, type Migration } from '@caravan/service-kit';
+
+/** The identity schema: users, sessions, user↔client and user↔operator links, login attempts. */
+export const migrations: Migration[] = [
+  {
+    name: '001_identity',
+    async up(db, schema) {
+      // a fresh builder per statement: a knex SchemaBuilder accumulates and would re-run earlier ones
+      const s = () => db.schema.withSchema(schema);
+      await s().createTable('user_table', (t) => {
+        baseColumns(t, db);
+        t.string('email', 320).notNullable();
+        t.string('password_hash', 300).notNullable();
+        t.string('first_name', 100).notNullable().defaultTo('');
+        t.string('last_name', 100).notNullable().defaultTo('');
+        t.string('grade', 100).notNullable().defaultTo('');
+        t.string('phone', 20);
+        t.text('photo');
+        t.specificType('roles', 'text[]').notNullable().defaultTo('{}');
+        t.string('state', 20).notNullable().defaultTo('waiting_auth');
+        t.string('telegram_id', 50);
+        t.jsonb('options').notNullable().defaultTo('{}');
+      });
+      await db.raw('create unique index user_table_email_unique on ??.user_table (lower(email))', [schema]);
+      await s().createTable('session', (t) => {
+        t.bigIncrements('id').primary();
+        t.bigInteger('user_id').notNullable().references('id').inTable(`${schema}.user_table`);
+        t.string('token_hash', 64).notNullable().unique();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('last_seen_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('revoked_at', { useTz: true });
+        t.string('ip', 64);
+      });
+      for (const link of ['client_user_link', 'operator_user_link'] as const) {
+        const column = link === 'client_user_link' ? 'client_id' : 'operator_id';
+        await s().createTable(link, (t) => {
+          baseColumns(t, db);
+          t.bigInteger(column).notNullable();
+          t.bigInteger('user_table_id').notNullable().references('id').inTable(`${schema}.user_table`);
+          t.index(['user_table_id']);
+        });
+      }
+      await s().createTable('login_attempt', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('email', 320).notNullable();
+        t.string('ip', 64).notNullable();
+        t.boolean('success').notNullable();
+        t.timestamp('at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['email', 'at']);
+        t.index(['ip', 'at']);
+      });
+    },
+  },
+];

@@ -1,0 +1,23 @@
+import { loadConfig } from '@caravan/service-kit';
+import { z } from 'zod';
+
+export const GatewayEnv = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SERVICE_URL_ORDERS: z.url().default('http://127.0.0.1:4001'),
+  SERVICE_URL_PAYMENTS: z.url().default('http://127.0.0.1:4002'),
+  SERVICE_URL_CARRIERS: z.url().default('http://127.0.0.1:4003'),
+  REMOTE_URL_MF_ORDERS: z.url().default('http://127.0.0.1:8081'),
+  REMOTE_URL_MF_WALLET: z.url().default('http://127.0.0.1:8082'),
+  REMOTE_URL_MF_DIRECTORIES: z.url().default('http://127.0.0.1:8083'),
+  SHELL_DIST: z.string().default(''),
+  ADMIN_EMAIL: z.email().default('admin@caravan.local'),
+  ADMIN_PASSWORD: z.string().min(7).default('caravan-admin'),
+  DEMO_PASSWORD: z.string().min(7).default('caravan123'),
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(168),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
+};
+
+export const loadGatewayConfig = (env?: Record<string, string | undefined>) => loadConfig(GatewayEnv, env);
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

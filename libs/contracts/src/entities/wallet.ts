@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineEntityContract, type BaseRow } from './common';
+
+/**
+ * Wallet in its minimal form. `amount` is not editable here: balances change only through
+ * fin_operations (ARCHITECTURE §7), which arrive with the payments work.
+ */
+export const wallet = defineEntityContract({
+  name: 'wallet',
+  title: 'кошельки',
+  fields: z.strictObject({
+    title: z.string().trim().min(1).max(200),
+    label: z.string().trim().max(200).default(''),
+    client_id: z.number().int().positive(),
+    operator_id: z.number().int().positive().nullable().default(null),
+    currency_id: z.number().int().positive().default(2),
+  }),
+  labels: {
+    title: 'название',
+    label: 'метка',
+    client_id: 'клиент',
+    operator_id: 'оператор',
+    currency_id: 'валюта',
+  },
+  required: ['title', 'client_id'],
+  searchFields: ['title', 'label'],
+  ownership: { client: 'client_id', operator: 'operator_id' },
+});
+export type Wallet = BaseRow & z.infer<typeof wallet.fields> & { amount: string };

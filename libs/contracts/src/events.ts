@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Event type names. Every event travels in the same envelope (ARCHITECTURE §6). */
+export const EVENT_TYPES = {
+  entityChanged: 'entity.changed',
+} as const;
+export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
+
+export const EventEnvelope = z.object({
+  id: z.uuid(),
+  type: z.string().min(1),
+  version: z.number().int().positive(),
+  occurred_at: z.iso.datetime({ offset: true }),
+  source: z.string().min(1),
+  key: z.string().min(1),
+  actor: z.number().int().nullable(),
+  data: z.unknown(),
+});
+export type EventEnvelope<D = unknown> = Omit<z.infer<typeof EventEnvelope>, 'data'> & { data: D };
+
+/** The generic "entity changed" event: the whole row after the change, or its deletion flag. */
+export const EntityChanged = z.object({
+  entity: z.string().min(1),
+  id: z.number().int(),
+  op: z.enum(['created', 'updated', 'deleted', 'restored']),
+  row: z.record(z.string(), z.unknown()),
+});
+export type EntityChanged = z.infer<typeof EntityChanged>;

@@ -1,0 +1,27 @@
+/**
+ * User-visible messages. The spec's texts are kept verbatim; the rest are ours, in the same voice.
+ * Services send them in `message`; the UI shows them as they are.
+ */
+export const MESSAGES = {
+  nothingFound: 'ничего не найдено',
+  changesSaved: 'изменения сохранены',
+  somethingWentWrong: 'что-то пошло не так',
+  fieldRequired: (label: string) => `не заполнено поле '${label}'`,
+  unknownMethod: (method: string) => `неизвестный метод '${method}'`,
+  unknownField: (field: string) => `неизвестное поле '${field}'`,
+  invalidField: (field: string, detail: string) => `неверное значение поля '${field}': ${detail}`,
+  invalidParams: 'неверные параметры запроса',
+  notFound: 'запись не найдена',
+  accessDenied: 'недостаточно прав для этого действия',
+  staffOnly: 'действие доступно только администратору или оператору',
+  adminOnly: 'действие доступно только администратору',
+  notAuthenticated: 'требуется вход в систему',
+  sessionExpired: 'сессия истекла, войдите снова',
+  badIdentity: 'запрос не подписан шлюзом',
+  wrongCredentials: 'неверный email или пароль',
+  tooManyAttempts: 'слишком много попыток входа, повторите позже',
+  waitingAuth: 'Ожидаем подтверждения Вашей авторизации',
+  fired: 'Ваш аккаунт заблокирован. Обратитесь к администратору.',
+  serviceUnavailable: 'сервис временно недоступен, повторите попытку',
+  nothingToUpdate: 'нет изменений для сохранения',
+} as const;

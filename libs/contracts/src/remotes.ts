@@ -1,0 +1,42 @@
+import type { Role } from './roles';
+
+/**
+ * The Module Federation remotes and the top-level routes each one serves. The shell uses it to show a
+ * placeholder in a remote's area (its menu entries and routes) when that remote cannot be loaded.
+ */
+export const REMOTES = {
+  mf_orders: { title: 'заказы', routes: ['client_order', 'client_order_position', 'client', 'provider', 'notification'] },
+  mf_wallet: { title: 'кошельки', routes: ['wallet', 'fin_operation'] },
+  mf_directories: {
+    title: 'справочники',
+    routes: [
+      'country',
+      'city',
+      'currency',
+      'legal_entity',
+      'bank_account',
+      'exchange_rate',
+      'logistic_product_type',
+      'package_description',
+      'operator',
+      'warehouse_point',
+      'warehouse_point_contact',
+      'logistic_route',
+      'extra_service',
+    ],
+  },
+} as const;
+export type RemoteName = keyof typeof REMOTES;
+export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
+
+/** GET /api/remotes answer: where each remote's manifest is, decided by configuration at run time. */
+export type RemoteManifest = { name: RemoteName; entry: string }[];
+
+/** Side-menu folders of spec §2 with the roles that see them. */
+export const MENU_FOLDERS = {
+  client: { label: 'клиент', roles: ['admin', 'client'] },
+  operators: { label: 'операторы', roles: ['admin', 'operator'] },
+  directories: { label: 'справочники', roles: ['admin'] },
+  admin: { label: 'админ', roles: ['admin'] },
+} as const satisfies Record<string, { label: string; roles: readonly Role[] }>;
+export type MenuFolder = keyof typeof MENU_FOLDERS;

@@ -1,0 +1,105 @@
+/**
+ * Who answers what: every `call_pg_func` method and every HTTP path of the spec belongs to exactly one
+ * owner (ARCHITECTURE §3). The gateway routes from this table; services refuse to register a method
+ * they do not own; a test fails when a method of the spec has no owner.
+ */
+export const OWNERS = ['gateway', 'orders', 'payments', 'carriers'] as const;
+export type Owner = (typeof OWNERS)[number];
+export type ServiceName = Exclude<Owner, 'gateway'>;
+export const SERVICES: readonly ServiceName[] = ['orders', 'payments', 'carriers'];
+
+/** Entities edited through the generic methods `<entity>_list|_get_by_id|_update|_history`. */
+export const ENTITY_OWNERS: Record<string, Owner> = {
+  user: 'gateway',
+  client_user_link: 'gateway',
+  operator_user_link: 'gateway',
+
+  client: 'orders',
+  provider: 'orders',
+  client_order: 'orders',
+  client_order_position: 'orders',
+  notification: 'orders',
+  task: 'orders',
+  chat: 'orders',
+
+  wallet: 'payments',
+  fin_operation: 'payments',
+  exchange_rate: 'payments',
+  legal_entity: 'payments',
+  bank_account: 'payments',
+
+  country: 'carriers',
+  city: 'carriers',
+  currency: 'carriers',
+  logistic_product_type: 'carriers',
+  package_description: 'carriers',
+  warehouse_point: 'carriers',
+  warehouse_point_contact: 'carriers',
+  operator_warehouse_point_link: 'carriers',
+  operator: 'carriers',
+  logistic_route: 'carriers',
+  logistic_route_logistic_product_type_link: 'carriers',
+  logistic_route_warehouse_point_link: 'carriers',
+  extra_service: 'carriers',
+};
+
+export const GENERIC_SUFFIXES = ['_list', '_get_by_id', '_update', '_history'] as const;
+
+/** Methods beyond the generic four (spec §7 of orders-payments-calls, §4 of product-core). */
+const SPECIAL_METHODS: Record<string, Owner> = {
+  user_current: 'gateway',
+  client_order_buyout_waiting: 'orders',
+  client_order_created: 'orders',
+  client_order_consolidate: 'orders',
+  client_order_split: 'orders',
+  client_order_tg_send: 'orders',
+  client_order_position_action: 'orders',
+  notification_mark_read: 'orders',
+  task_action_to_finished: 'orders',
+  client_order_payment_receive: 'payments',
+  wallet_transfer: 'payments',
+  logistic_route_calculate: 'carriers',
+};
+
+function buildMethodTable(): Record<string, Owner> {
+  const table: Record<string, Owner> = { ...SPECIAL_METHODS };
+  for (const [entity, owner] of Object.entries(ENTITY_OWNERS)) {
+    for (const suffix of GENERIC_SUFFIXES) table[`${entity}${suffix}`] = owner;
+  }
+  return table;
+}
+
+export const METHOD_OWNERS: Readonly<Record<string, Owner>> = Object.freeze(buildMethodTable());
+
+/** HTTP paths under /api (spec §7 HTTP calls, the gateway's own auth and infrastructure paths). */
+export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
+  '/api/login': 'gateway',
+  '/api/logout': 'gateway',
+  '/api/user_current': 'gateway',
+  '/api/sse': 'gateway',
+  '/api/remotes': 'gateway',
+  '/api/call_pg_func': 'gateway',
+
+  '/api/client_order_excel_import': 'orders',
+  '/api/upload_file': 'orders',
+  '/api/upload_image': 'orders',
+
+  '/api/client_order_invoice_download': 'payments',
+  '/api/modul_sbp_create': 'payments',
+
+  '/api/cdek_order_create': 'carriers',
+  '/api/pec_order_get': 'carriers',
+  '/api/jde_order_get': 'carriers',
+  '/api/ozon_posting_get': 'carriers',
+  '/api/cnt_waybill_register': 'carriers',
+  '/api/cnt_waybill_get': 'carriers',
+  '/api/suggest_address': 'carriers',
+  '/api/suggest_company': 'carriers',
+  '/api/suggest_bank': 'carriers',
+} satisfies Record<string, Owner>);
+
+export const ownerOfMethod = (method: string): Owner | undefined =>
+  Object.prototype.hasOwnProperty.call(METHOD_OWNERS, method) ? METHOD_OWNERS[method] : undefined;
+
+export const ownerOfPath = (path: string): Owner | undefined =>
+  Object.prototype.hasOwnProperty.call(HTTP_OWNERS, path) ? HTTP_OWNERS[path] : undefined;

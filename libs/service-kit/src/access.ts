@@ -1,0 +1,46 @@
+import { isAdmin, isStaff, MESSAGES, type Identity } from '@caravan/contracts';
+import { BusinessError } from './errors';
+
+/** Who may call a procedure: any working user, staff (admin or operator), or admin only. */
+export type AccessRule = 'any' | 'staff' | 'admin';
+
+export function assertAccess(identity: Identity, rule: AccessRule): void {
+  if (identity.state !== 'working') throw new BusinessError(MESSAGES.accessDenied);
+  if (rule === 'admin' && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
+  if (rule === 'staff' && !isStaff(identity)) throw new BusinessError(MESSAGES.staffOnly);
+}
+
+/**
+ * Row ownership of spec ARCHITECTURE §5: admin sees everything; an operator the rows of the operators
+ * linked to them; a client the rows of the clients linked to them. `columns` names the row's link
+ * columns; a row reachable through either of them is visible.
+ */
+export type Ownership = { client?: string; operator?: string };
+
+export function ownedScope(identity: Identity, ownership: Ownership) {
+  return (qb: { where: (cb: (b: WhereBuilder) => void) => unknown }) => {
+    if (isAdmin(identity)) return;
+    qb.where((b) => {
+      b.whereRaw('false');
+      if (ownership.operator && identity.roles.includes('operator'))
+        b.orWhereIn(ownership.operator, identity.operator_ids);
+      if (ownership.client && identity.roles.includes('client')) b.orWhereIn(ownership.client, identity.client_ids);
+    });
+  };
+}
+type WhereBuilder = {
+  whereRaw(sql: string): WhereBuilder;
+  orWhereIn(column: string, values: readonly number[]): WhereBuilder;
+};
+
+/** May this identity put a row with these link values? (a client cannot assign a row to another client) */
+export function ownsValues(identity: Identity, ownership: Ownership, row: Record<string, unknown>): boolean {
+  if (isAdmin(identity)) return true;
+  const clientId = ownership.client ? row[ownership.client] : undefined;
+  const operatorId = ownership.operator ? row[ownership.operator] : undefined;
+  if (identity.roles.includes('operator') && typeof operatorId === 'number' && identity.operator_ids.includes(operatorId))
+    return true;
+  if (identity.roles.includes('client') && typeof clientId === 'number' && identity.client_ids.includes(clientId))
+    return true;
+  return false;
+}

@@ -1,0 +1,49 @@
+import { ALL_TOPICS, prefixedTopic, TOPIC_PARTITIONS } from '@caravan/contracts';
+import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import type { Logger } from '../logger';
+
+export function createKafka(clientId: string, brokers: string[], log: Logger): Kafka {
+  const toPino = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
+  return new Kafka({
+    clientId,
+    brokers,
+    logLevel: logLevel.WARN,
+    retry: { initialRetryTime: 200, retries: 8 },
+    logCreator:
+      () =>
+      ({ level, log: entry }) => {
+        const { message, ...rest } = entry;
+        // The outbox relay owns retries (rows stay unsent until acknowledged), so bounded producer retries are intended.
+        if (String(message).startsWith('Limiting retries for the idempotent producer')) return;
+        const method = (toPino[level as keyof typeof toPino] ?? 'info') as 'info';
+        log[method]({ kafka: rest }, String(message));
+      },
+  });
+}
+
+export function createProducer(kafka: Kafka): Producer {
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+}
+
+/** Creates the topics of the contracts list (idempotent), each with TOPIC_PARTITIONS partitions. */
+export async function ensureTopics(kafka: Kafka, prefix: string, topics: readonly string[] = ALL_TOPICS) {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.map((t) => prefixedTopic(prefix, t)).filter((t) => !existing.has(t));
+    if (missing.length) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: 1 })),
+      });
+    }
+    return missing;
+  } finally {
+    await admin.disconnect();
+  }
+}

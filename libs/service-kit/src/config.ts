@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Development-only secret; production refuses to start with it (see loadConfig). */
+export const DEV_IDENTITY_SECRET = 'caravan-local-development-identity-secret-0001';
+
+export const BaseEnv = z.object({
+  NODE_ENV: z.string().default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/caravan'),
+  KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
+  IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+export type BaseConfig = z.infer<typeof BaseEnv>;
+
+/** Reads and validates the environment; a bad variable stops the service with a clear message. */
+export function loadConfig<S extends z.ZodRawShape>(
+  extra: S,
+  env: Record<string, string | undefined> = process.env,
+): BaseConfig & z.infer<z.ZodObject<S>> {
+  const parsed = BaseEnv.extend(extra).safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid environment: ${detail}`);
+  }
+  const config = parsed.data as BaseConfig & z.infer<z.ZodObject<S>>;
+  if (config.NODE_ENV === 'production' && config.IDENTITY_TOKEN_SECRET === DEV_IDENTITY_SECRET) {
+    throw new Error('IDENTITY_TOKEN_SECRET must be set in production');
+  }
+  return config;
+}
+
+export const kafkaBrokers = (config: Pick<BaseConfig, 'KAFKA_BROKERS'>) =>
+  config.KAFKA_BROKERS.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);

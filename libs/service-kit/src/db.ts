@@ -1,0 +1,96 @@
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+
+// bigint ids fit in a JS number for any realistic table; numeric (money) stays a string on purpose.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export type Db = Knex;
+
+export function createDb(url: string, schema: string, poolMax = 10): Knex {
+  return knex({
+    client: 'pg',
+    connection: url,
+    searchPath: [schema, 'public'],
+    pool: { min: 0, max: poolMax },
+  });
+}
+
+export type Migration = {
+  name: string;
+  up(db: Knex, schema: string): Promise<void>;
+  down?(db: Knex, schema: string): Promise<void>;
+};
+
+/** Runs a service's migrations into its own schema (knex's lock table keeps parallel starts safe). */
+export async function migrate(db: Knex, schema: string, migrations: readonly Migration[]): Promise<string[]> {
+  await db.raw('create schema if not exists ??', [schema]);
+  const source: Knex.MigrationSource<Migration> = {
+    getMigrations: async () => [...migrations],
+    getMigrationName: (m) => m.name,
+    getMigration: async (m) => ({
+      up: (k: Knex) => m.up(k, schema),
+      down: (k: Knex) => (m.down ? m.down(k, schema) : Promise.resolve()),
+    }),
+  };
+  const [, applied] = await db.migrate.latest({ migrationSource: source, schemaName: schema });
+  return applied as string[];
+}
+
+/** id, deleted, created_at, updated_at: what every entity row carries (ARCHITECTURE §7). */
+export function baseColumns(t: Knex.CreateTableBuilder, db: Knex) {
+  t.bigIncrements('id').primary();
+  t.boolean('deleted').notNullable().defaultTo(false);
+  t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+  t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+}
+
+/** Tables every service has: outbox, inbox, history and the generic replica store. */
+export const kitMigrations: Migration[] = [
+  {
+    name: '000_kit_outbox_inbox_history_replica',
+    async up(db, schema) {
+      // a fresh builder per statement: a knex SchemaBuilder accumulates and would re-run earlier ones
+      const s = () => db.schema.withSchema(schema);
+      await s().createTable('outbox', (t) => {
+        t.bigIncrements('id').primary();
+        t.uuid('event_id').notNullable().unique();
+        t.string('topic').notNullable();
+        t.string('key').notNullable();
+        t.jsonb('event').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('sent_at', { useTz: true });
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.text('last_error');
+      });
+      await db.raw('create index outbox_pending on ??.outbox (id) where sent_at is null', [schema]);
+      await s().createTable('inbox', (t) => {
+        t.uuid('event_id').primary();
+        t.string('topic').notNullable();
+        t.string('type').notNullable();
+        t.timestamp('handled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await s().createTable('history', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('table_name').notNullable();
+        t.bigInteger('item_id').notNullable();
+        t.bigInteger('user_id');
+        t.string('user_full_name').notNullable().defaultTo('');
+        t.timestamp('datetime', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.string('field').notNullable();
+        t.jsonb('old_value');
+        t.jsonb('new_value');
+        t.index(['table_name', 'item_id']);
+      });
+      await s().createTable('replica', (t) => {
+        t.string('entity').notNullable();
+        t.bigInteger('id').notNullable();
+        t.jsonb('data').notNullable();
+        t.boolean('deleted').notNullable().defaultTo(false);
+        t.timestamp('occurred_at', { useTz: true }).notNullable();
+        t.uuid('event_id').notNullable();
+        t.primary(['entity', 'id']);
+      });
+    },
+  },
+];

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fail, IDENTITY_HEADER, MESSAGES, type Identity, type ServiceName } from '@caravan/contracts';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Kafka, Producer } from 'kafkajs';
+import pinoHttp from 'pino-http';
+import client from 'prom-client';
+import { z } from 'zod';
+import { kafkaBrokers, loadConfig, type BaseConfig } from './config';
+import { createDb, kitMigrations, migrate, type Db, type Migration } from './db';
+import { verifyIdentity } from './identity';
+import { createLogger, type Logger } from './logger';
+import { ProcedureRegistry, type ProcedureContext } from './registry';
+import { createKafka, createProducer, ensureTopics } from './bus/kafka';
+import { InboxConsumer, type Subscription } from './bus/inbox';
+import { Outbox, OutboxRelay } from './bus/outbox';
+
+export type ServiceOptions = {
+  name: ServiceName;
+  migrations: readonly Migration[];
+  subscriptions?: readonly Subscription[];
+  /** Registers procedures and HTTP routes. */
+  configure(kit: ServiceKit): void;
+  /** Demo data, run after migrations when SEED_DEMO is set; must be idempotent. */
+  seed?(db: Db, log: Logger): Promise<void>;
+  env?: Record<string, string | undefined>;
+};
+
+export type ServiceKit = {
+  name: ServiceName;
+  config: BaseConfig;
+  db: Db;
+  log: Logger;
+  registry: ProcedureRegistry;
+  outbox: Outbox;
+  /** Routes under /api (the spec's HTTP calls); req.identity is set and verified. */
+  api: express.Router;
+};
+
+export type IdentifiedRequest = Request & { identity: Identity; id: string };
+
+export type RunningService = ServiceKit & {
+  url: string;
+  kafka: Kafka;
+  consumers: InboxConsumer[];
+  relay: OutboxRelay;
+  stop(): Promise<void>;
+};
+
+/**
+ * Builds and starts one service: env config, logs, DB schema + migrations, procedure registry behind
+ * POST /rpc, identity verification, health/readiness/metrics, Kafka outbox relay and inbox consumers.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const config = loadConfig({}, options.env ?? process.env);
+  const log = createLogger(`svc-${options.name}`, config.LOG_LEVEL);
+  const schema = options.name;
+  const db = createDb(config.DATABASE_URL, schema);
+  const applied = await migrate(db, schema, [...kitMigrations, ...options.migrations]);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  if (config.SEED_DEMO && options.seed) await options.seed(db, log);
+
+  const registry = new ProcedureRegistry(options.name);
+  const outbox = new Outbox(`svc-${options.name}`);
+  const api = express.Router();
+  const kit: ServiceKit = { name: options.name, config, db, log, registry, outbox, api };
+  options.configure(kit);
+
+  const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log);
+  await ensureTopics(kafka, config.KAFKA_TOPIC_PREFIX);
+  const producer: Producer = createProducer(kafka);
+  await producer.connect();
+  const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log);
+  relay.start();
+  const consumers = (options.subscriptions ?? []).map(
+    (s) =>
+      new InboxConsumer(kafka, db, `svc-${options.name}.${s.name}`, s, config.KAFKA_TOPIC_PREFIX, log),
+  );
+  await Promise.all(consumers.map((c) => c.start()));
+
+  const metrics = new client.Registry();
+  client.collectDefaultMetrics({ register: metrics });
+  const rpcDuration = new client.Histogram({
+    name: 'caravan_rpc_duration_seconds',
+    help: 'call_pg_func procedure duration',
+    labelNames: ['method', 'ok'],
+    registers: [metrics],
+  });
+  const outboxPending = new client.Gauge({
+    name: 'caravan_outbox_pending',
+    help: 'outbox rows not yet published',
+    registers: [metrics],
+    async collect() {
+      const row = await db('outbox').whereNull('sent_at').count({ n: '*' }).first();
+      this.set(Number(row?.n ?? 0));
+    },
+  });
+  void outboxPending;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req) => (req.headers['x-request-id'] as string) || randomUUID(),
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+    }),
+  );
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true, result: 'alive' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await db.raw('select 1');
+      res.json({ ok: true, result: 'ready' });
+    } catch {
+      res.status(503).json(fail(MESSAGES.serviceUnavailable));
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
+  });
+
+  const requireIdentity = (req: Request, res: Response, next: NextFunction) => {
+    const identity = verifyIdentity(req.header(IDENTITY_HEADER), config.IDENTITY_TOKEN_SECRET);
+    if (!identity) {
+      res.status(401).json(fail(MESSAGES.badIdentity));
+      return;
+    }
+    (req as IdentifiedRequest).identity = identity;
+    next();
+  };
+
+  const RpcBody = z.object({ method: z.string().min(1), params: z.unknown().optional() });
+  app.post('/rpc', requireIdentity, express.json({ limit: '5mb' }), async (req, res) => {
+    const body = RpcBody.safeParse(req.body);
+    if (!body.success) {
+      res.status(400).json(fail(MESSAGES.invalidParams));
+      return;
+    }
+    const ctx: ProcedureContext = {
+      identity: (req as IdentifiedRequest).identity,
+      db,
+      log: req.log,
+      requestId: String(req.id),
+      outbox,
+    };
+    const end = rpcDuration.startTimer({ method: body.data.method });
+    const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
+    end({ ok: String(reply.ok) });
+    if (outbox.takeWritten()) relay.kick();
+    res.status(status).json(reply);
+  });
+  app.use('/api', requireIdentity, api);
+  app.use((_req, res) => {
+    res.status(404).json(fail('не найдено'));
+  });
+  // Express 5 error handler: a malformed body is the caller's mistake, anything else is ours.
+  app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
+      res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+      return;
+    }
+    req.log.error({ err }, 'request failed');
+    res.status(500).json(fail(MESSAGES.somethingWentWrong));
+  });
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.HOST}:${port}`;
+  log.info({ url }, 'service started');
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await Promise.all(consumers.map((c) => c.stop()));
+      await relay.stop();
+      await producer.disconnect();
+      await db.destroy();
+      log.info('service stopped');
+    })());
+
+  return { ...kit, url, kafka, consumers, relay, stop };
+}
+
+/** Entry point helper: start, and stop cleanly on SIGINT / SIGTERM. */
+export function runMain(options: ServiceOptions) {
+  startService(options).then(
+    (service) => {
+      const shutdown = (signal: string) => {
+        service.log.info({ signal }, 'shutting down');
+        service.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    },
+    (err) => {
+      console.error(`svc-${options.name} failed to start:`, err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import type { ServiceOptions } from '@caravan/service-kit';
+import { migrations } from '../migrations';
+import { subscriptions } from './events/subscriptions';
+import { registerClient } from './procedures/client';
+import { seed } from './seed';
+
+export const ordersService = (env?: Record<string, string | undefined>): ServiceOptions => ({
+  name: 'orders',
+  migrations,
+  subscriptions,
+  seed,
+  env,
+  configure(kit) {
+    registerClient(kit);
+  },
+});

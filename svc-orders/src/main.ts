@@ -1,0 +1,4 @@
+import { runMain } from '@caravan/service-kit';
+import { ordersService } from './app';
+
+runMain(ordersService());

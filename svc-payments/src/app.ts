@@ -1,0 +1,16 @@
+import type { ServiceOptions } from '@caravan/service-kit';
+import { migrations } from '../migrations';
+import { subscriptions } from './events/subscriptions';
+import { registerWallet } from './procedures/wallet';
+import { seed } from './seed';
+
+export const paymentsService = (env?: Record<string, string | undefined>): ServiceOptions => ({
+  name: 'payments',
+  migrations,
+  subscriptions,
+  seed,
+  env,
+  configure(kit) {
+    registerWallet(kit);
+  },
+});

@@ -1,0 +1,4 @@
+import { runMain } from '@caravan/service-kit';
+import { paymentsService } from './app';
+
+runMain(paymentsService());

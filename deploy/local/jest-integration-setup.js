@@ -1,0 +1,2 @@
+// Integration tests start real services and wait for real Kafka deliveries.
+jest.setTimeout(60000);

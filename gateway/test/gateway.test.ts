@@ -1,0 +1,127 @@
+import { eventually } from '@caravan/service-kit';
+import { call, login, openSse, startSystem, type System } from './system';
+
+let system: System;
+let admin: string;
+let client1: string;
+let client2: string;
+
+beforeAll(async () => {
+  system = await startSystem();
+  admin = (await login(system.url, 'admin@caravan.local', 'caravan-admin')).result.token;
+  client1 = (await login(system.url, 'client@caravan.local', 'caravan123')).result.token;
+  client2 = (await login(system.url, 'client2@caravan.local', 'caravan123')).result.token;
+});
+afterAll(() => system?.stop());
+
+describe('login and sessions', () => {
+  it('gives the same message for an unknown email and a wrong password, and no token', async () => {
+    const unknown = await login(system.url, 'nobody@caravan.local', 'whatever1');
+    const wrong = await login(system.url, 'operator@caravan.local', 'wrong-password');
+    expect(unknown).toEqual({ ok: false, result: null, message: 'неверный email или пароль' });
+    expect(wrong).toEqual(unknown);
+  });
+
+  it('locks an account after repeated failures, even for the right password', async () => {
+    for (let i = 0; i < 3; i++) await login(system.url, 'waiting@caravan.local', 'bad-password');
+    expect(await login(system.url, 'waiting@caravan.local', 'caravan123')).toMatchObject({
+      ok: false,
+      message: 'слишком много попыток входа, повторите позже',
+    });
+  });
+
+  it('issues a new random token at each login and revokes it at logout', async () => {
+    const a = (await login(system.url, 'operator@caravan.local', 'caravan123')).result.token;
+    const b = (await login(system.url, 'operator@caravan.local', 'caravan123')).result.token;
+    expect(a).not.toBe(b);
+    expect(Buffer.from(a, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect((await call(system.url, a, 'country_list')).body.ok).toBe(true);
+    await fetch(`${system.url}/api/logout`, { method: 'POST', headers: { 'auth-token': a } });
+    expect(await call(system.url, a, 'country_list')).toEqual({
+      status: 401,
+      body: { ok: false, result: null, message: 'сессия истекла, войдите снова' },
+    });
+    expect((await call(system.url, b, 'country_list')).body.ok).toBe(true);
+  });
+
+  it('refuses calls without a token', async () => {
+    expect((await call(system.url, null, 'country_list')).status).toBe(401);
+  });
+});
+
+describe('call_pg_func routing', () => {
+  it('routes each method to its owning service', async () => {
+    expect((await call(system.url, admin, 'country_list')).body.result.items.map((c: { title: string }) => c.title)).toContain('Китай');
+    expect((await call(system.url, admin, 'client_list')).body.result.total).toBeGreaterThanOrEqual(3);
+    expect((await call(system.url, admin, 'wallet_list')).body.result.total).toBeGreaterThanOrEqual(3);
+    expect((await call(system.url, admin, 'user_current')).body.result).toMatchObject({ email: 'admin@caravan.local', role: ['admin'] });
+  });
+
+  it('answers an unknown method or bad params with ok:false and a clear message', async () => {
+    expect(await call(system.url, admin, 'drop_database')).toEqual({
+      status: 200,
+      body: { ok: false, result: null, message: "неизвестный метод 'drop_database'" },
+    });
+    expect((await call(system.url, admin, 'country_list', { page: 0 })).body).toMatchObject({ ok: false });
+    expect((await call(system.url, admin, 'country_update', { id: -1, title: '' })).body).toMatchObject({
+      ok: false,
+      message: "не заполнено поле 'название'",
+    });
+    const raw = await fetch(`${system.url}/api/call_pg_func`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'auth-token': admin },
+      body: '{"method": ',
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toMatchObject({ ok: false });
+  });
+
+  it('lets a client call no admin method and see no other client', async () => {
+    expect((await call(system.url, client1, 'country_update', { id: -1, title: 'Атлантида' })).body).toMatchObject({
+      ok: false,
+      message: 'действие доступно только администратору',
+    });
+    expect((await call(system.url, client1, 'user_list')).body.ok).toBe(false);
+    const clients = (await call(system.url, client1, 'client_list')).body.result.items.map((c: { id: number }) => c.id);
+    expect(clients).toEqual([1]);
+    expect((await call(system.url, client1, 'client_get_by_id', { id: 2 })).body.ok).toBe(false);
+  });
+
+  it('serves the remotes manifest and refuses unknown /api paths', async () => {
+    const remotes = (await (await fetch(`${system.url}/api/remotes`)).json()) as { result: { name: string; entry: string }[] };
+    expect(remotes.result.map((r) => r.name)).toEqual(['mf_orders', 'mf_wallet', 'mf_directories']);
+    expect(remotes.result[0]!.entry).toMatch(/\/mf-manifest\.json$/);
+    const res = await fetch(`${system.url}/api/nothing_here`, { headers: { 'auth-token': admin } });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('live wallet updates over SSE', () => {
+  it('pushes a wallet change to the browser of its client and not to another client', async () => {
+    const wallets = (await call(system.url, client1, 'wallet_list')).body.result.items as { id: number; client_id: number }[];
+    const wallet = wallets[0]!;
+    const own = openSse(system.url, client1, `&type=wallet_item&param=${wallet.id}`);
+    const other = openSse(system.url, client2);
+    const watcher = openSse(system.url, admin);
+    expect(await own.ready).toBe(200);
+    expect(await other.ready).toBe(200);
+    await watcher.ready;
+    await eventually('three SSE connections', async () => system.gateway.hub.size === 3);
+
+    const renamed = await call(system.url, admin, 'wallet_update', { id: wallet.id, title: 'Пополнение для SSE' });
+    expect(renamed.body.ok).toBe(true);
+
+    const event = await eventually('the event in the own browser', async () => own.events[0]);
+    expect(event).toMatchObject({ event: 'wallet_item', data: { ok: true, id: wallet.id, item: { title: 'Пополнение для SSE' } } });
+    await eventually('the event in the admin browser', async () => watcher.events.length > 0);
+    expect(other.events).toHaveLength(0);
+    own.close();
+    other.close();
+    watcher.close();
+  });
+
+  it('refuses an SSE connection without a valid token', async () => {
+    const res = await fetch(`${system.url}/api/sse?authToken=forged`);
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,57 @@
+import { prefixedTopic, TOPICS } from '@caravan/contracts';
+import { callService, createProducer, eventually, identityOf, startService, type RunningService } from '@caravan/service-kit';
+import { carriersService } from '../../svc-carriers/src/app';
+import { ordersService } from '../src/app';
+
+const admin = identityOf({ user_id: 1, roles: ['admin'] });
+let carriers: RunningService;
+let orders: RunningService;
+
+beforeAll(async () => {
+  [carriers, orders] = await Promise.all([startService(carriersService()), startService(ordersService())]);
+});
+afterAll(async () => {
+  await Promise.all([carriers?.stop(), orders?.stop()]);
+});
+
+const replicaOf = (id: number) => orders.db('replica').where({ entity: 'country', id }).first();
+
+describe('reference data replication carriers → orders', () => {
+  it('keeps a replica of a country created and then renamed in svc-carriers', async () => {
+    const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Вьетнам', title_en: 'Vietnam' }, admin);
+    expect(created.body.ok).toBe(true);
+    const id = (created.body.result as { id: number }).id;
+    const replica = await eventually('the replica', () => replicaOf(id));
+    expect(replica.data).toMatchObject({ id, title: 'Вьетнам', title_en: 'Vietnam', deleted: false });
+
+    await callService(carriers.url, 'country_update', { id, title: 'Социалистическая Республика Вьетнам' }, admin);
+    await eventually('the renamed replica', async () => (await replicaOf(id))?.data.title === 'Социалистическая Республика Вьетнам');
+
+    await callService(carriers.url, 'country_update', { id, deleted: true }, admin);
+    await eventually('the deletion', async () => (await replicaOf(id))?.deleted === true);
+  });
+
+  it('changes nothing when the same event is delivered twice', async () => {
+    const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Лаос' }, admin);
+    const id = (created.body.result as { id: number }).id;
+    await eventually('the replica', () => replicaOf(id));
+    const [{ event }] = await carriers.db('outbox').where({ key: String(id) }).orderBy('id');
+    const consumer = orders.consumers[0]!;
+    const duplicatesBefore = consumer.duplicates;
+    const inboxBefore = await orders.db('inbox').count({ n: '*' }).first();
+    const replicaBefore = await replicaOf(id);
+
+    // Redeliver the first event through the real broker, as a producer retry or a replayed partition would.
+    const producer = createProducer(carriers.kafka);
+    await producer.connect();
+    await producer.send({
+      topic: prefixedTopic(process.env.KAFKA_TOPIC_PREFIX, TOPICS.carriersCountry),
+      messages: [{ key: String(id), value: JSON.stringify(event) }],
+    });
+    await producer.disconnect();
+
+    await eventually('the duplicate to be seen', async () => consumer.duplicates > duplicatesBefore);
+    expect(await orders.db('inbox').count({ n: '*' }).first()).toEqual(inboxBefore);
+    expect(await replicaOf(id)).toEqual(replicaBefore);
+  });
+});

@@ -8,3 +8,4 @@ export * from './events';
 export * from './topics';
 export * from './routing';
 export * from './remotes';
+export * from './money';

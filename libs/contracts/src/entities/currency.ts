@@ -16,3 +16,5 @@ export const currency = defineEntityContract({
   searchFields: ['title'],
 });
 export type Currency = BaseRow & z.infer<typeof currency.fields>;
+
+export const CURRENCY_SYMBOLS: Record<number, string> = { [CURRENCY.CNY]: '¥', [CURRENCY.RUB]: '₽', [CURRENCY.USD]: '$' };

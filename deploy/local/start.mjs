@@ -1,0 +1,153 @@
+// `npm start`: infrastructure, build (when stale), every service, the gateway with the shell, each
+// remote on its own origin; prints the URL and demo logins when ready; Ctrl-C stops everything.
+//   CARAVAN_PORT_OFFSET  shifts every port (the e2e run uses 10000)
+//   CARAVAN_DATABASE     database name (default caravan); CARAVAN_FRESH_DB=1 recreates it
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as infra from './infra.mjs';
+
+const root = infra.root;
+const require = createRequire(import.meta.url);
+const offset = Number(process.env.CARAVAN_PORT_OFFSET ?? 0);
+const PORTS = {
+  gateway: 8080 + offset,
+  orders: 4001 + offset,
+  payments: 4002 + offset,
+  carriers: 4003 + offset,
+  mf_orders: 8081 + offset,
+  mf_wallet: 8082 + offset,
+  mf_directories: 8083 + offset,
+};
+const REMOTE_DIRS = { mf_orders: 'mf-orders', mf_wallet: 'mf-wallet', mf_directories: 'mf-directories' };
+const WEB_APPS = ['shell', ...Object.values(REMOTE_DIRS)];
+const log = (...a) => console.log('[start]', ...a);
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIfStale() {
+  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const shared = Math.max(...['libs/ui-kit/src', 'libs/contracts/src', 'libs/mf-kit'].map((d) => newestMtime(path.join(root, d))));
+  const stale = WEB_APPS.filter((app) => {
+    const manifest = path.join(root, app, 'dist/mf-manifest.json');
+    return !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(shared, newestMtime(path.join(root, app, 'src')));
+  });
+  if (stale.length) execFileSync('node', [path.join(root, 'deploy/local/build-web.mjs'), ...stale], { cwd: root, stdio: 'inherit' });
+}
+
+const children = [];
+function run(name, script, env) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (chunk) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => `[${name}] ${line}`)
+      .join('\n');
+  child.stdout.on('data', (d) => process.stdout.write(prefix(d) + '\n'));
+  child.stderr.on('data', (d) => process.stderr.write(prefix(d) + '\n'));
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[start] ${name} exited (${code ?? signal}); stopping everything`);
+      void stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url, what, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${what} not ready after ${timeoutMs / 1000}s (${url})`);
+}
+
+/** Each remote from its own origin, with CORS (the shell fetches the manifest across origins). */
+function serveRemotes() {
+  const express = require(path.join(root, 'node_modules/express'));
+  return Object.entries(REMOTE_DIRS).map(([name, dir]) => {
+    const app = express();
+    app.use((_req, res, next) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      next();
+    });
+    app.use(
+      express.static(path.join(root, dir, 'dist'), {
+        setHeaders: (res, file) => res.setHeader('cache-control', /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      }),
+    );
+    return app.listen(PORTS[name], '127.0.0.1');
+  });
+}
+
+let stopping = false;
+let kafkaWasRunning = true;
+let servers = [];
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping…');
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  servers.forEach((s) => s.close());
+  if (!kafkaWasRunning && !process.env.CARAVAN_KEEP_KAFKA) infra.stopKafka();
+  await infra.stopPostgres();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+const t0 = Date.now();
+buildIfStale();
+kafkaWasRunning = process.env.KAFKA_BROKERS ? true : await fetch('http://127.0.0.1:9092').then(() => true, (e) => e?.cause?.code !== 'ECONNREFUSED');
+const database = process.env.CARAVAN_DATABASE ?? 'caravan';
+const topicPrefix = process.env.KAFKA_TOPIC_PREFIX ?? '';
+const { DATABASE_URL, KAFKA_BROKERS } = await infra.up(database, { fresh: process.env.CARAVAN_FRESH_DB === '1', topicPrefix });
+const common = { DATABASE_URL, KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: topicPrefix, SEED_DEMO: process.env.SEED_DEMO ?? 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+
+// Services first: they migrate their schemas and create the topics; the gateway after them.
+for (const name of ['orders', 'payments', 'carriers']) run(`svc-${name}`, `svc-${name}/dist/src/main.js`, { ...common, PORT: String(PORTS[name]) });
+await Promise.all(['orders', 'payments', 'carriers'].map((n) => waitFor(`http://127.0.0.1:${PORTS[n]}/readyz`, `svc-${n}`)));
+servers = serveRemotes();
+run('gateway', 'gateway/dist/src/main.js', {
+  ...common,
+  PORT: String(PORTS.gateway),
+  SHELL_DIST: path.join(root, 'shell/dist'),
+  SERVICE_URL_ORDERS: `http://127.0.0.1:${PORTS.orders}`,
+  SERVICE_URL_PAYMENTS: `http://127.0.0.1:${PORTS.payments}`,
+  SERVICE_URL_CARRIERS: `http://127.0.0.1:${PORTS.carriers}`,
+  REMOTE_URL_MF_ORDERS: process.env.REMOTE_URL_MF_ORDERS ?? `http://127.0.0.1:${PORTS.mf_orders}`,
+  REMOTE_URL_MF_WALLET: process.env.REMOTE_URL_MF_WALLET ?? `http://127.0.0.1:${PORTS.mf_wallet}`,
+  REMOTE_URL_MF_DIRECTORIES: process.env.REMOTE_URL_MF_DIRECTORIES ?? `http://127.0.0.1:${PORTS.mf_directories}`,
+});
+await waitFor(`http://127.0.0.1:${PORTS.gateway}/api/healthz`, 'gateway');
+
+console.log(`
+  Caravan is running (ready in ${((Date.now() - t0) / 1000).toFixed(1)}s): http://127.0.0.1:${PORTS.gateway}
+
+  demo logins (password ${process.env.DEMO_PASSWORD ?? 'caravan123'} unless noted):
+    admin     admin@caravan.local   (password ${process.env.ADMIN_PASSWORD ?? 'caravan-admin'})
+    operator  operator@caravan.local
+    client    client@caravan.local    (client «ООО «Ромашка»»)
+    client    client2@caravan.local   (client «ИП Соколов»)
+    waiting   waiting@caravan.local   (not yet approved)
+
+  remotes: mf-orders :${PORTS.mf_orders}  mf-wallet :${PORTS.mf_wallet}  mf-directories :${PORTS.mf_directories}
+  Ctrl-C stops everything.
+`);

@@ -1,0 +1,7 @@
+import '@blueprintjs/core/lib/css/blueprint.css';
+import { initI18n, StandaloneApp } from '@caravan/ui-kit';
+import { createRoot } from 'react-dom/client';
+import routes from './routes';
+
+initI18n();
+createRoot(document.getElementById('root')!).render(<StandaloneApp title="справочники" routes={routes} />);

@@ -1,0 +1,25 @@
+import { country } from '@caravan/contracts';
+import { DocumentList, type FieldDef } from '@caravan/ui-kit';
+import { useCountryListQuery, useCountryUpdateMutation, type CountryRow } from '../../api/country';
+
+const fields: FieldDef[] = (['title', 'title_en', 'title_ru'] as const).map((name) => ({
+  name,
+  label: country.labels[name],
+  required: (country.required as readonly string[]).includes(name),
+}));
+
+export default function CountryListPage() {
+  return (
+    <DocumentList<CountryRow>
+      title="Страны"
+      useList={useCountryListQuery}
+      create={{ useUpdate: useCountryUpdateMutation, fields }}
+      columns={[
+        { key: 'id', label: 'id' },
+        { key: 'title', label: country.labels.title },
+        { key: 'title_en', label: country.labels.title_en },
+        { key: 'title_ru', label: country.labels.title_ru },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,40 @@
+import { Callout } from '@blueprintjs/core';
+import { CURRENCY_SYMBOLS, formatMoney, wallet } from '@caravan/contracts';
+import { baseApi, DocumentList, toast, useServerEvents } from '@caravan/ui-kit';
+import { useDispatch, useSelector } from 'react-redux';
+import { useWalletListQuery, type WalletRow } from '../../api/wallet';
+import { injectedLiveWallets, walletPushed } from '../../store/liveWallets';
+
+export default function WalletListPage() {
+  const dispatch = useDispatch();
+  const last = useSelector(injectedLiveWallets.selectors.lastUpdate);
+
+  // A wallet changed on the server: remember it, refresh the lists, tell the user.
+  useServerEvents('wallet_item', undefined, (event) => {
+    const item = event.item as { title: string; amount: string };
+    dispatch(walletPushed({ id: event.id, title: item.title, amount: item.amount }));
+    dispatch(baseApi.util.invalidateTags([{ type: 'Entity', id: 'wallet' }]));
+    void toast(`кошелёк «${item.title}» обновлён: ${formatMoney(item.amount)}`, 'primary');
+  });
+
+  return (
+    <>
+      {last && (
+        <Callout intent="primary" icon="updated" style={{ marginBottom: 12 }} data-testid="wallet-live-update">
+          обновлено: «{last.title}», баланс {formatMoney(last.amount)}
+        </Callout>
+      )}
+      <DocumentList<WalletRow>
+        title="Кошельки"
+        useList={useWalletListQuery}
+        columns={[
+          { key: 'id', label: 'id' },
+          { key: 'title', label: wallet.labels.title },
+          { key: 'label', label: wallet.labels.label },
+          { key: 'client_id', label: wallet.labels.client_id },
+          { key: 'amount', label: 'баланс', render: (row) => formatMoney(row.amount, CURRENCY_SYMBOLS[row.currency_id]) },
+        ]}
+      />
+    </>
+  );
+}

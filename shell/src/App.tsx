@@ -1,0 +1,61 @@
+import { NonIdealState, Spinner } from '@blueprintjs/core';
+import type { CurrentUser } from '@caravan/contracts';
+import { clearAuthToken, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
+import { useCallback, useEffect, useState } from 'react';
+import { Layout } from './layout/Layout';
+import { LoginPage } from './pages/LoginPage';
+import { StatePage } from './pages/StatePage';
+import { loadRemotes, type LoadedRemote } from './remotes';
+import { checkStoredSession, isDarkMode, logout, setDarkMode } from './session';
+
+type Session = { status: 'checking' } | { status: 'anonymous' } | { status: 'blocked'; user: CurrentUser } | { status: 'working'; user: CurrentUser };
+
+const sessionOf = (user: CurrentUser | null): Session => {
+  if (!user) return { status: 'anonymous' };
+  if (user.options.state === 'working') return { status: 'working', user };
+  clearAuthToken(); // spec §2: the waiting and blocked pages both clear the stored token
+  return { status: 'blocked', user };
+};
+
+export function App() {
+  const [session, setSession] = useState<Session>({ status: 'checking' });
+  const [remotes, setRemotes] = useState<LoadedRemote[] | null>(null);
+
+  useEffect(() => {
+    void checkStoredSession().then((user) => setSession(sessionOf(user)));
+    const onUnauthorized = () => {
+      clearAuthToken();
+      setSession({ status: 'anonymous' });
+    };
+    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+  }, []);
+
+  const working = session.status === 'working';
+  useEffect(() => {
+    if (working && !remotes) void loadRemotes().then(setRemotes);
+  }, [working, remotes]);
+  useEffect(() => {
+    document.body.classList.toggle('bp6-dark', session.status === 'working' && isDarkMode(session.user.id));
+  }, [session]);
+
+  const exit = useCallback(() => {
+    void logout().then(() => setSession({ status: 'anonymous' }));
+    setDarkMode(0, false);
+  }, []);
+
+  switch (session.status) {
+    case 'checking':
+      return <Spinner className="caravan-center" />;
+    case 'anonymous':
+      return <LoginPage onLoggedIn={(user) => setSession(sessionOf(user))} />;
+    case 'blocked':
+      return <StatePage state={session.user.options.state as 'fired' | 'waiting_auth'} onBack={() => setSession({ status: 'anonymous' })} />;
+    case 'working':
+      return remotes ? (
+        <Layout user={session.user} remotes={remotes} onExit={exit} />
+      ) : (
+        <NonIdealState icon={<Spinner />} title="загрузка разделов…" />
+      );
+  }
+}

@@ -1,0 +1,155 @@
+import {
+  Alignment,
+  Button,
+  Drawer,
+  Menu,
+  MenuDivider,
+  MenuItem,
+  Navbar,
+  NavbarDivider,
+  NavbarGroup,
+  NavbarHeading,
+  NonIdealState,
+  PopoverNext,
+  Spinner,
+  Switch,
+  Tag,
+  type IconName,
+} from '@blueprintjs/core';
+import { REMOTES, type CurrentUser } from '@caravan/contracts';
+import { RemoteBoundary, RemotePlaceholder } from '@caravan/ui-kit';
+import { Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { HomePage } from '../pages/HomePage';
+import { NotFoundPage } from '../pages/NotFoundPage';
+import { ProfilePage } from '../pages/ProfilePage';
+import type { LoadedRemote } from '../remotes';
+import { isDarkMode, setDarkMode } from '../session';
+import { Logo } from './Logo';
+import { allowed, buildMenu, groupByFolder } from './menu';
+
+type Props = { user: CurrentUser; remotes: LoadedRemote[]; onExit(): void };
+
+/** Header, side menu, notification drawer and the routed area where the remotes render. */
+export function Layout({ user, remotes, onExit }: Props) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(true);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [dark, setDark] = useState(isDarkMode(user.id));
+  const entries = useMemo(() => buildMenu(user, remotes), [user, remotes]);
+  const { top, folders } = groupByFolder(entries);
+  const isClient = user.role.includes('client');
+  const unread = 0; // the notification list arrives with the orders work; the badge is wired here
+
+  const toggleDark = () => {
+    setDarkMode(user.id, !dark);
+    setDark(!dark);
+  };
+  const item = (e: (typeof entries)[number]) => (
+    <MenuItem
+      key={e.path}
+      icon={e.icon as IconName}
+      text={e.label}
+      disabled={e.disabled}
+      active={location.pathname.startsWith(`/${e.path}`)}
+      onClick={() => navigate(`/${e.path}`)}
+    />
+  );
+
+  return (
+    <div className="caravan-app">
+      <Navbar fixedToTop={false} className="caravan-header">
+        <NavbarGroup align={Alignment.LEFT}>
+          <Button variant="minimal" icon="menu" aria-label={t('layout.menu')} onClick={() => setMenuOpen((o) => !o)} />
+          <NavbarHeading>
+            <Link to="/" className="caravan-brand">
+              <Logo /> {t('app.name')}
+            </Link>
+          </NavbarHeading>
+        </NavbarGroup>
+        <NavbarGroup align={Alignment.RIGHT}>
+          {isClient && <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label="кошелёк" />}
+          <Button variant="minimal" icon="notifications" aria-label={t('layout.notifications')} onClick={() => setDrawerOpen(true)}>
+            {unread > 0 && (
+              <Tag round intent="danger">
+                {unread}
+              </Tag>
+            )}
+          </Button>
+          <NavbarDivider />
+          <PopoverNext
+            placement="bottom-end"
+            content={
+              <Menu>
+                <MenuDivider title={user.fullname} />
+                <MenuItem icon="edit" text={t('layout.profile')} onClick={() => navigate('/profile')} />
+                <MenuItem
+                  icon="translate"
+                  text={i18n.language === 'ru' ? 'English' : 'Русский'}
+                  onClick={() => {
+                    const next = i18n.language === 'ru' ? 'en' : 'ru';
+                    localStorage.setItem('language', next);
+                    void i18n.changeLanguage(next);
+                  }}
+                />
+                <MenuItem icon="moon" text={<Switch checked={dark} label={t('layout.darkMode')} onChange={toggleDark} style={{ margin: 0 }} />} shouldDismissPopover={false} />
+                <MenuItem icon="log-out" text={t('layout.exit')} onClick={onExit} />
+              </Menu>
+            }
+          >
+            <Button variant="minimal" icon="user" endIcon="caret-down" text={user.fullname} />
+          </PopoverNext>
+        </NavbarGroup>
+      </Navbar>
+      <div className="caravan-body">
+        {menuOpen && (
+          <nav className="caravan-side-menu" aria-label={t('layout.menu')}>
+            <Menu>
+              {top.map(item)}
+              {folders.map((f) => (
+                <div key={f.folder}>
+                  <MenuDivider title={f.label} />
+                  {f.entries.map(item)}
+                </div>
+              ))}
+            </Menu>
+          </nav>
+        )}
+        <main className="caravan-main">
+          <Routes>
+            <Route path="/" element={<HomePage user={user} entries={entries} />} />
+            <Route path="/profile" element={<ProfilePage user={user} onExit={onExit} />} />
+            {remotes.flatMap((remote) =>
+              remote.status === 'ready'
+                ? remote.routes
+                    .filter((r) => allowed(user, r.roles))
+                    .map((r) => (
+                      <Route
+                        key={r.path}
+                        path={`/${r.path}/*`}
+                        element={
+                          <RemoteBoundary title={remote.title}>
+                            <Suspense fallback={<Spinner />}>
+                              <r.Component />
+                            </Suspense>
+                          </RemoteBoundary>
+                        }
+                      />
+                    ))
+                : REMOTES[remote.name].routes.map((path) => (
+                    <Route key={path} path={`/${path}/*`} element={<RemotePlaceholder title={remote.title} />} />
+                  )),
+            )}
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </main>
+      </div>
+      <Drawer isOpen={drawerOpen} onClose={() => setDrawerOpen(false)} size={240} title={t('layout.notifications')} icon="notifications">
+        <NonIdealState icon="inbox" title={t('layout.noNotifications')} />
+      </Drawer>
+    </div>
+  );
+}

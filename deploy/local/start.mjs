@@ -2,10 +2,10 @@
 // remote on its own origin; prints the URL and demo logins when ready; Ctrl-C stops everything.
 //   CARAVAN_PORT_OFFSET  shifts every port (the e2e run uses 10000)
 //   CARAVAN_DATABASE     database name (default caravan); CARAVAN_FRESH_DB=1 recreates it
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildIfStale } from './build.mjs';
 import * as infra from './infra.mjs';
 
 const root = infra.root;
@@ -21,31 +21,15 @@ const PORTS = {
   mf_directories: 8083 + offset,
 };
 const REMOTE_DIRS = { mf_orders: 'mf-orders', mf_wallet: 'mf-wallet', mf_directories: 'mf-directories' };
-const WEB_APPS = ['shell', ...Object.values(REMOTE_DIRS)];
 const log = (...a) => console.log('[start]', ...a);
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIfStale() {
-  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  const shared = Math.max(...['libs/ui-kit/src', 'libs/contracts/src', 'libs/mf-kit'].map((d) => newestMtime(path.join(root, d))));
-  const stale = WEB_APPS.filter((app) => {
-    const manifest = path.join(root, app, 'dist/mf-manifest.json');
-    return !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(shared, newestMtime(path.join(root, app, 'src')));
-  });
-  if (stale.length) execFileSync('node', [path.join(root, 'deploy/local/build-web.mjs'), ...stale], { cwd: root, stdio: 'inherit' });
-}
 
 const children = [];
 function run(name, script, env) {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (chunk) =>
     chunk
       .toString()
@@ -89,7 +73,11 @@ function serveRemotes() {
     });
     app.use(
       express.static(path.join(root, dir, 'dist'), {
-        setHeaders: (res, file) => res.setHeader('cache-control', /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+        setHeaders: (res, file) =>
+          res.setHeader(
+            'cache-control',
+            /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          ),
       }),
     );
     return app.listen(PORTS[name], '127.0.0.1');
@@ -104,7 +92,9 @@ async function stop(code = 0) {
   stopping = true;
   log('stopping…');
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
   servers.forEach((s) => s.close());
   if (!kafkaWasRunning && !process.env.CARAVAN_KEEP_KAFKA) infra.stopKafka();
   await infra.stopPostgres();
@@ -115,15 +105,32 @@ process.on('SIGTERM', () => void stop(0));
 
 const t0 = Date.now();
 buildIfStale();
-kafkaWasRunning = process.env.KAFKA_BROKERS ? true : await fetch('http://127.0.0.1:9092').then(() => true, (e) => e?.cause?.code !== 'ECONNREFUSED');
+kafkaWasRunning = process.env.KAFKA_BROKERS
+  ? true
+  : await fetch('http://127.0.0.1:9092').then(
+      () => true,
+      (e) => e?.cause?.code !== 'ECONNREFUSED',
+    );
 const database = process.env.CARAVAN_DATABASE ?? 'caravan';
 const topicPrefix = process.env.KAFKA_TOPIC_PREFIX ?? '';
-const { DATABASE_URL, KAFKA_BROKERS } = await infra.up(database, { fresh: process.env.CARAVAN_FRESH_DB === '1', topicPrefix });
-const common = { DATABASE_URL, KAFKA_BROKERS, KAFKA_TOPIC_PREFIX: topicPrefix, SEED_DEMO: process.env.SEED_DEMO ?? 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+const { DATABASE_URL, KAFKA_BROKERS } = await infra.up(database, {
+  fresh: process.env.CARAVAN_FRESH_DB === '1',
+  topicPrefix,
+});
+const common = {
+  DATABASE_URL,
+  KAFKA_BROKERS,
+  KAFKA_TOPIC_PREFIX: topicPrefix,
+  SEED_DEMO: process.env.SEED_DEMO ?? 'true',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+};
 
 // Services first: they migrate their schemas and create the topics; the gateway after them.
-for (const name of ['orders', 'payments', 'carriers']) run(`svc-${name}`, `svc-${name}/dist/src/main.js`, { ...common, PORT: String(PORTS[name]) });
-await Promise.all(['orders', 'payments', 'carriers'].map((n) => waitFor(`http://127.0.0.1:${PORTS[n]}/readyz`, `svc-${n}`)));
+for (const name of ['orders', 'payments', 'carriers'])
+  run(`svc-${name}`, `svc-${name}/dist/src/main.js`, { ...common, PORT: String(PORTS[name]) });
+await Promise.all(
+  ['orders', 'payments', 'carriers'].map((n) => waitFor(`http://127.0.0.1:${PORTS[n]}/readyz`, `svc-${n}`)),
+);
 servers = serveRemotes();
 run('gateway', 'gateway/dist/src/main.js', {
   ...common,
@@ -134,7 +141,8 @@ run('gateway', 'gateway/dist/src/main.js', {
   SERVICE_URL_CARRIERS: `http://127.0.0.1:${PORTS.carriers}`,
   REMOTE_URL_MF_ORDERS: process.env.REMOTE_URL_MF_ORDERS ?? `http://127.0.0.1:${PORTS.mf_orders}`,
   REMOTE_URL_MF_WALLET: process.env.REMOTE_URL_MF_WALLET ?? `http://127.0.0.1:${PORTS.mf_wallet}`,
-  REMOTE_URL_MF_DIRECTORIES: process.env.REMOTE_URL_MF_DIRECTORIES ?? `http://127.0.0.1:${PORTS.mf_directories}`,
+  REMOTE_URL_MF_DIRECTORIES:
+    process.env.REMOTE_URL_MF_DIRECTORIES ?? `http://127.0.0.1:${PORTS.mf_directories}`,
 });
 await waitFor(`http://127.0.0.1:${PORTS.gateway}/api/healthz`, 'gateway');
 

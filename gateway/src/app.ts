@@ -63,7 +63,10 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     demoPassword: config.DEMO_PASSWORD,
   });
 
-  const sessions = new Sessions(db, { idleHours: config.SESSION_IDLE_HOURS, absoluteDays: config.SESSION_ABSOLUTE_DAYS });
+  const sessions = new Sessions(db, {
+    idleHours: config.SESSION_IDLE_HOURS,
+    absoluteDays: config.SESSION_ABSOLUTE_DAYS,
+  });
   const registry = new ProcedureRegistry('gateway');
   registerUserProcedures(registry);
   const outbox = new Outbox('gateway');
@@ -112,8 +115,19 @@ export async function startGateway(env?: Record<string, string | undefined>) {
       return;
     }
     try {
-      const limits = { perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, perIp: config.LOGIN_MAX_FAILURES_PER_IP, windowMinutes: 15 };
-      const { token, user } = await login(db, sessions, limits, parsed.data.login, parsed.data.password, clientIp(req));
+      const limits = {
+        perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+        perIp: config.LOGIN_MAX_FAILURES_PER_IP,
+        windowMinutes: 15,
+      };
+      const { token, user } = await login(
+        db,
+        sessions,
+        limits,
+        parsed.data.login,
+        parsed.data.password,
+        clientIp(req),
+      );
       res.json(ok({ token, user: toCurrentUser(user) }));
     } catch (err) {
       if (err instanceof BusinessError) res.json(fail(err.message));
@@ -122,27 +136,30 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
 
   /** Session check on every call: Auth-token header, or authToken in the query for EventSource. */
-  const authenticate = (allowNotWorking: boolean) => async (req: Request, res: Response, next: NextFunction) => {
-    const token = req.header(AUTH_HEADER) ?? (typeof req.query.authToken === 'string' ? req.query.authToken : undefined);
-    if (!token) {
-      res.status(401).json(fail(MESSAGES.notAuthenticated));
-      return;
-    }
-    const user = await sessions.resolve(token);
-    if (!user) {
-      res.status(401).json(fail(MESSAGES.sessionExpired));
-      return;
-    }
-    if (user.state !== 'working' && !allowNotWorking) {
-      res.status(403).json(fail(user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
-      return;
-    }
-    const r = req as AuthedRequest;
-    r.user = user;
-    r.identity = await identityOf(db, user);
-    r.identityToken = signIdentity(r.identity, config.IDENTITY_TOKEN_SECRET);
-    next();
-  };
+  const authenticate =
+    (allowNotWorking: boolean) => async (req: Request, res: Response, next: NextFunction) => {
+      const token =
+        req.header(AUTH_HEADER) ??
+        (typeof req.query.authToken === 'string' ? req.query.authToken : undefined);
+      if (!token) {
+        res.status(401).json(fail(MESSAGES.notAuthenticated));
+        return;
+      }
+      const user = await sessions.resolve(token);
+      if (!user) {
+        res.status(401).json(fail(MESSAGES.sessionExpired));
+        return;
+      }
+      if (user.state !== 'working' && !allowNotWorking) {
+        res.status(403).json(fail(user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
+        return;
+      }
+      const r = req as AuthedRequest;
+      r.user = user;
+      r.identity = await identityOf(db, user);
+      r.identityToken = signIdentity(r.identity, config.IDENTITY_TOKEN_SECRET);
+      next();
+    };
 
   app.post('/api/logout', async (req, res) => {
     const token = req.header(AUTH_HEADER);
@@ -195,36 +212,47 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
 
   const CallBody = z.object({ method: z.string().min(1).max(100), params: z.unknown().optional() });
-  app.post('/api/call_pg_func', authenticate(false), express.json({ limit: '5mb' }), async (req, res, next) => {
-    const body = CallBody.safeParse(req.body);
-    if (!body.success) {
-      res.json(fail(MESSAGES.invalidParams));
-      return;
-    }
-    const owner = ownerOfMethod(body.data.method);
-    if (!owner) {
-      res.json(fail(MESSAGES.unknownMethod(body.data.method)));
-      return;
-    }
-    const r = req as AuthedRequest;
-    if (owner === 'gateway') {
-      const ctx = { identity: r.identity, db, log: req.log, requestId: String(req.id), outbox };
-      const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
-      res.status(status).json(reply);
-      return;
-    }
-    r.target = serviceUrls[owner];
-    req.url = '/rpc';
-    next();
-  }, proxy);
+  app.post(
+    '/api/call_pg_func',
+    authenticate(false),
+    express.json({ limit: '5mb' }),
+    async (req, res, next) => {
+      const body = CallBody.safeParse(req.body);
+      if (!body.success) {
+        res.json(fail(MESSAGES.invalidParams));
+        return;
+      }
+      const owner = ownerOfMethod(body.data.method);
+      if (!owner) {
+        res.json(fail(MESSAGES.unknownMethod(body.data.method)));
+        return;
+      }
+      const r = req as AuthedRequest;
+      if (owner === 'gateway') {
+        const ctx = { identity: r.identity, db, log: req.log, requestId: String(req.id), outbox };
+        const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
+        res.status(status).json(reply);
+        return;
+      }
+      r.target = serviceUrls[owner];
+      req.url = '/rpc';
+      next();
+    },
+    proxy,
+  );
 
   // The spec's HTTP calls, routed by the same table; the path reaches the service unchanged.
   for (const [route, owner] of Object.entries(HTTP_OWNERS)) {
     if (owner === 'gateway') continue;
-    app.all(route, authenticate(false), (req, _res, next) => {
-      (req as AuthedRequest).target = serviceUrls[ownerOfPath(route) as ServiceName];
-      next();
-    }, proxy);
+    app.all(
+      route,
+      authenticate(false),
+      (req, _res, next) => {
+        (req as AuthedRequest).target = serviceUrls[ownerOfPath(route) as ServiceName];
+        next();
+      },
+      proxy,
+    );
   }
   app.use('/api', (req, res) => {
     res.status(404).json(fail(`неизвестный путь ${req.path}`));
@@ -232,21 +260,34 @@ export async function startGateway(env?: Record<string, string | undefined>) {
 
   if (config.SHELL_DIST && existsSync(config.SHELL_DIST)) {
     const dist = path.resolve(config.SHELL_DIST);
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    app.get('/{*spa}', (_req, res) => {
+    app.use(
+      express.static(dist, {
+        index: false,
+        // content-hashed chunks never change; everything else is revalidated
+        setHeaders: (res, file) =>
+          res.setHeader(
+            'cache-control',
+            /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          ),
+      }),
+    );
+    app.get('/{*spa}', (req, res, next) => {
+      if (path.extname(req.path)) return next(); // a missing asset is a 404, not the page
       res.setHeader('cache-control', 'no-cache');
       res.sendFile(path.join(dist, 'index.html'));
     });
   }
 
-  app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
-      res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
-      return;
-    }
-    req.log.error({ err }, 'request failed');
-    if (!res.headersSent) res.status(500).json(fail(MESSAGES.somethingWentWrong));
-  });
+  app.use(
+    (err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+      if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
+        res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+        return;
+      }
+      req.log.error({ err }, 'request failed');
+      if (!res.headersSent) res.status(500).json(fail(MESSAGES.somethingWentWrong));
+    },
+  );
 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

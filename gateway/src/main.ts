@@ -2,7 +2,11 @@ import { startGateway } from './app';
 
 startGateway().then(
   (gateway) => {
-    const shutdown = () => gateway.stop().then(() => process.exit(0), () => process.exit(1));
+    const shutdown = () =>
+      gateway.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
   },

@@ -24,15 +24,52 @@ async function ensureUser(db: Db, user: SeedUser, password: string): Promise<boo
 }
 
 /** The admin always exists; demo users (operator, clients, a waiting one) only with SEED_DEMO. */
-export async function seedUsers(db: Db, log: Logger, o: { adminEmail: string; adminPassword: string; demo: boolean; demoPassword: string }) {
-  const admin = { email: o.adminEmail, first_name: 'Администратор', last_name: '', roles: ['admin'], state: 'working' };
+export async function seedUsers(
+  db: Db,
+  log: Logger,
+  o: { adminEmail: string; adminPassword: string; demo: boolean; demoPassword: string },
+) {
+  const admin = {
+    email: o.adminEmail,
+    first_name: 'Администратор',
+    last_name: '',
+    roles: ['admin'],
+    state: 'working',
+  };
   if (await ensureUser(db, admin, o.adminPassword)) log.info({ email: o.adminEmail }, 'admin seeded');
   if (!o.demo) return;
   const demo: SeedUser[] = [
-    { email: 'operator@caravan.local', first_name: 'Ли', last_name: 'Вэй', roles: ['operator'], state: 'working', operator_id: 1 },
-    { email: 'client@caravan.local', first_name: 'Ирина', last_name: 'Смирнова', roles: ['client'], state: 'working', client_id: 1 },
-    { email: 'client2@caravan.local', first_name: 'Пётр', last_name: 'Соколов', roles: ['client'], state: 'working', client_id: 2 },
-    { email: 'waiting@caravan.local', first_name: 'Ожидающий', last_name: 'Пользователь', roles: ['client'], state: 'waiting_auth' },
+    {
+      email: 'operator@caravan.local',
+      first_name: 'Ли',
+      last_name: 'Вэй',
+      roles: ['operator'],
+      state: 'working',
+      operator_id: 1,
+    },
+    {
+      email: 'client@caravan.local',
+      first_name: 'Ирина',
+      last_name: 'Смирнова',
+      roles: ['client'],
+      state: 'working',
+      client_id: 1,
+    },
+    {
+      email: 'client2@caravan.local',
+      first_name: 'Пётр',
+      last_name: 'Соколов',
+      roles: ['client'],
+      state: 'working',
+      client_id: 2,
+    },
+    {
+      email: 'waiting@caravan.local',
+      first_name: 'Ожидающий',
+      last_name: 'Пользователь',
+      roles: ['client'],
+      state: 'waiting_auth',
+    },
   ];
   for (const user of demo) await ensureUser(db, user, o.demoPassword);
 }

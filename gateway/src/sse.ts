@@ -41,7 +41,8 @@ export class SseHub {
     await consumer.connect();
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     const topics = [...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name]!))];
-    for (const topic of topics) await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
+    for (const topic of topics)
+      await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
     await consumer.run({ eachMessage: async ({ message }) => this.dispatch(message.value) });
     await joined;
     this.heartbeat = setInterval(() => this.broadcastComment('ping'), 25_000);
@@ -68,7 +69,14 @@ export class SseHub {
     const type = Object.entries(STREAMS).find(([, c]) => c.name === change.entity)?.[0];
     const contract = type ? STREAMS[type] : undefined;
     if (!type || !contract) return;
-    const payload = JSON.stringify({ ok: true, type, id: change.id, op: change.op, amount: change.row.amount, item: change.row });
+    const payload = JSON.stringify({
+      ok: true,
+      type,
+      id: change.id,
+      op: change.op,
+      amount: change.row.amount,
+      item: change.row,
+    });
     for (const client of this.clients) {
       if (client.type && client.type !== type) continue;
       if (client.param !== undefined && client.param !== change.id) continue;

@@ -51,10 +51,17 @@ describe('login and sessions', () => {
 
 describe('call_pg_func routing', () => {
   it('routes each method to its owning service', async () => {
-    expect((await call(system.url, admin, 'country_list')).body.result.items.map((c: { title: string }) => c.title)).toContain('Китай');
+    expect(
+      (await call(system.url, admin, 'country_list')).body.result.items.map(
+        (c: { title: string }) => c.title,
+      ),
+    ).toContain('Китай');
     expect((await call(system.url, admin, 'client_list')).body.result.total).toBeGreaterThanOrEqual(3);
     expect((await call(system.url, admin, 'wallet_list')).body.result.total).toBeGreaterThanOrEqual(3);
-    expect((await call(system.url, admin, 'user_current')).body.result).toMatchObject({ email: 'admin@caravan.local', role: ['admin'] });
+    expect((await call(system.url, admin, 'user_current')).body.result).toMatchObject({
+      email: 'admin@caravan.local',
+      role: ['admin'],
+    });
   });
 
   it('answers an unknown method or bad params with ok:false and a clear message', async () => {
@@ -77,18 +84,24 @@ describe('call_pg_func routing', () => {
   });
 
   it('lets a client call no admin method and see no other client', async () => {
-    expect((await call(system.url, client1, 'country_update', { id: -1, title: 'Атлантида' })).body).toMatchObject({
+    expect(
+      (await call(system.url, client1, 'country_update', { id: -1, title: 'Атлантида' })).body,
+    ).toMatchObject({
       ok: false,
       message: 'действие доступно только администратору',
     });
     expect((await call(system.url, client1, 'user_list')).body.ok).toBe(false);
-    const clients = (await call(system.url, client1, 'client_list')).body.result.items.map((c: { id: number }) => c.id);
+    const clients = (await call(system.url, client1, 'client_list')).body.result.items.map(
+      (c: { id: number }) => c.id,
+    );
     expect(clients).toEqual([1]);
     expect((await call(system.url, client1, 'client_get_by_id', { id: 2 })).body.ok).toBe(false);
   });
 
   it('serves the remotes manifest and refuses unknown /api paths', async () => {
-    const remotes = (await (await fetch(`${system.url}/api/remotes`)).json()) as { result: { name: string; entry: string }[] };
+    const remotes = (await (await fetch(`${system.url}/api/remotes`)).json()) as {
+      result: { name: string; entry: string }[];
+    };
     expect(remotes.result.map((r) => r.name)).toEqual(['mf_orders', 'mf_wallet', 'mf_directories']);
     expect(remotes.result[0]!.entry).toMatch(/\/mf-manifest\.json$/);
     const res = await fetch(`${system.url}/api/nothing_here`, { headers: { 'auth-token': admin } });
@@ -98,7 +111,10 @@ describe('call_pg_func routing', () => {
 
 describe('live wallet updates over SSE', () => {
   it('pushes a wallet change to the browser of its client and not to another client', async () => {
-    const wallets = (await call(system.url, client1, 'wallet_list')).body.result.items as { id: number; client_id: number }[];
+    const wallets = (await call(system.url, client1, 'wallet_list')).body.result.items as {
+      id: number;
+      client_id: number;
+    }[];
     const wallet = wallets[0]!;
     const own = openSse(system.url, client1, `&type=wallet_item&param=${wallet.id}`);
     const other = openSse(system.url, client2);
@@ -108,11 +124,17 @@ describe('live wallet updates over SSE', () => {
     await watcher.ready;
     await eventually('three SSE connections', async () => system.gateway.hub.size === 3);
 
-    const renamed = await call(system.url, admin, 'wallet_update', { id: wallet.id, title: 'Пополнение для SSE' });
+    const renamed = await call(system.url, admin, 'wallet_update', {
+      id: wallet.id,
+      title: 'Пополнение для SSE',
+    });
     expect(renamed.body.ok).toBe(true);
 
     const event = await eventually('the event in the own browser', async () => own.events[0]);
-    expect(event).toMatchObject({ event: 'wallet_item', data: { ok: true, id: wallet.id, item: { title: 'Пополнение для SSE' } } });
+    expect(event).toMatchObject({
+      event: 'wallet_item',
+      data: { ok: true, id: wallet.id, item: { title: 'Пополнение для SSE' } },
+    });
     await eventually('the event in the admin browser', async () => watcher.events.length > 0);
     expect(other.events).toHaveLength(0);
     own.close();

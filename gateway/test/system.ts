@@ -4,12 +4,21 @@ import { ordersService } from '../../svc-orders/src/app';
 import { paymentsService } from '../../svc-payments/src/app';
 import { startGateway } from '../src/app';
 
-export type System = { url: string; services: RunningService[]; gateway: Awaited<ReturnType<typeof startGateway>>; stop(): Promise<void> };
+export type System = {
+  url: string;
+  services: RunningService[];
+  gateway: Awaited<ReturnType<typeof startGateway>>;
+  stop(): Promise<void>;
+};
 
 /** The whole backend in one process, on ephemeral ports, with demo data: what the gateway tests drive. */
 export async function startSystem(): Promise<System> {
   const env = { ...process.env, SEED_DEMO: 'true', PORT: '0' };
-  const services = await Promise.all([startService(ordersService(env)), startService(paymentsService(env)), startService(carriersService(env))]);
+  const services = await Promise.all([
+    startService(ordersService(env)),
+    startService(paymentsService(env)),
+    startService(carriersService(env)),
+  ]);
   const [orders, payments, carriers] = services as [RunningService, RunningService, RunningService];
   const gateway = await startGateway({
     ...env,
@@ -51,7 +60,9 @@ export async function call(url: string, token: string | null, method: string, pa
 export function openSse(url: string, token: string, query = '') {
   const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
   const controller = new AbortController();
-  const ready = fetch(`${url}/api/sse?authToken=${encodeURIComponent(token)}${query}`, { signal: controller.signal }).then(async (res) => {
+  const ready = fetch(`${url}/api/sse?authToken=${encodeURIComponent(token)}${query}`, {
+    signal: controller.signal,
+  }).then(async (res) => {
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = '';

@@ -24,7 +24,10 @@ const SHARED_SINGLETONS = [
 function sharedSingletons(appPackageJson) {
   const deps = { ...appPackageJson.dependencies };
   return Object.fromEntries(
-    SHARED_SINGLETONS.map((name) => [name, { singleton: true, requiredVersion: deps[name] ?? false, strictVersion: false }]),
+    SHARED_SINGLETONS.map((name) => [
+      name,
+      { singleton: true, requiredVersion: deps[name] ?? false, strictVersion: false },
+    ]),
   );
 }
 
@@ -86,7 +89,12 @@ function createConfig(o) {
       },
       plugins: [
         new MiniCssExtractPlugin({ filename: production ? '[name].[contenthash:8].css' : '[name].css' }),
-        new HtmlWebpackPlugin({ title: o.title ?? 'Caravan', template: path.join(__dirname, 'index.html') }),
+        // The page is served for every deep route: its scripts must be absolute, whatever output.publicPath is.
+        new HtmlWebpackPlugin({
+          title: o.title ?? 'Caravan',
+          template: path.join(__dirname, 'index.html'),
+          publicPath: '/',
+        }),
         new ModuleFederationPlugin({
           name: o.name,
           filename: 'remoteEntry.js',

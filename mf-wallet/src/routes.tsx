@@ -3,6 +3,13 @@ import { lazy } from 'react';
 
 /** Wallet screens; the header widget and payment dialogs arrive with the payments work. */
 const routes: RemoteRoute[] = [
-  { path: 'wallet', label: 'кошельки', folder: 'admin', roles: ['admin'], icon: 'bank-account', Component: lazy(() => import('./pages/wallet/WalletListPage')) },
+  {
+    path: 'wallet',
+    label: 'кошельки',
+    folder: 'admin',
+    roles: ['admin'],
+    icon: 'bank-account',
+    Component: lazy(() => import('./pages/wallet/WalletListPage')),
+  },
 ];
 export default routes;

@@ -8,7 +8,11 @@ import { StatePage } from './pages/StatePage';
 import { loadRemotes, type LoadedRemote } from './remotes';
 import { checkStoredSession, isDarkMode, logout, setDarkMode } from './session';
 
-type Session = { status: 'checking' } | { status: 'anonymous' } | { status: 'blocked'; user: CurrentUser } | { status: 'working'; user: CurrentUser };
+type Session =
+  | { status: 'checking' }
+  | { status: 'anonymous' }
+  | { status: 'blocked'; user: CurrentUser }
+  | { status: 'working'; user: CurrentUser };
 
 const sessionOf = (user: CurrentUser | null): Session => {
   if (!user) return { status: 'anonymous' };
@@ -50,7 +54,12 @@ export function App() {
     case 'anonymous':
       return <LoginPage onLoggedIn={(user) => setSession(sessionOf(user))} />;
     case 'blocked':
-      return <StatePage state={session.user.options.state as 'fired' | 'waiting_auth'} onBack={() => setSession({ status: 'anonymous' })} />;
+      return (
+        <StatePage
+          state={session.user.options.state as 'fired' | 'waiting_auth'}
+          onBack={() => setSession({ status: 'anonymous' })}
+        />
+      );
     case 'working':
       return remotes ? (
         <Layout user={session.user} remotes={remotes} onExit={exit} />

@@ -8,8 +8,11 @@ export type LoadedRemote =
 
 const LOAD_TIMEOUT_MS = 15_000;
 
-const withTimeout = <T,>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]);
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms)),
+  ]);
 
 /**
  * Finds the remotes at run time (GET /api/remotes), registers them and loads each one's `./routes`.
@@ -30,7 +33,10 @@ export async function loadRemotes(): Promise<LoadedRemote[]> {
       const title = REMOTES[name].title;
       if (!manifest.some((r) => r.name === name)) return { name, title, status: 'failed', routes: [] };
       try {
-        const module = await withTimeout(loadRemote<{ default: RemoteRoute[] }>(`${name}/routes`), LOAD_TIMEOUT_MS);
+        const module = await withTimeout(
+          loadRemote<{ default: RemoteRoute[] }>(`${name}/routes`),
+          LOAD_TIMEOUT_MS,
+        );
         if (!module || !Array.isArray(module.default)) throw new Error('no routes exposed');
         return { name, title, status: 'ready', routes: module.default };
       } catch (error) {

@@ -1,5 +1,12 @@
 import { prefixedTopic, TOPICS } from '@caravan/contracts';
-import { callService, createProducer, eventually, identityOf, startService, type RunningService } from '@caravan/service-kit';
+import {
+  callService,
+  createProducer,
+  eventually,
+  identityOf,
+  startService,
+  type RunningService,
+} from '@caravan/service-kit';
 import { carriersService } from '../../svc-carriers/src/app';
 import { ordersService } from '../src/app';
 
@@ -18,14 +25,27 @@ const replicaOf = (id: number) => orders.db('replica').where({ entity: 'country'
 
 describe('reference data replication carriers → orders', () => {
   it('keeps a replica of a country created and then renamed in svc-carriers', async () => {
-    const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Вьетнам', title_en: 'Vietnam' }, admin);
+    const created = await callService(
+      carriers.url,
+      'country_update',
+      { id: -1, title: 'Вьетнам', title_en: 'Vietnam' },
+      admin,
+    );
     expect(created.body.ok).toBe(true);
     const id = (created.body.result as { id: number }).id;
     const replica = await eventually('the replica', () => replicaOf(id));
     expect(replica.data).toMatchObject({ id, title: 'Вьетнам', title_en: 'Vietnam', deleted: false });
 
-    await callService(carriers.url, 'country_update', { id, title: 'Социалистическая Республика Вьетнам' }, admin);
-    await eventually('the renamed replica', async () => (await replicaOf(id))?.data.title === 'Социалистическая Республика Вьетнам');
+    await callService(
+      carriers.url,
+      'country_update',
+      { id, title: 'Социалистическая Республика Вьетнам' },
+      admin,
+    );
+    await eventually(
+      'the renamed replica',
+      async () => (await replicaOf(id))?.data.title === 'Социалистическая Республика Вьетнам',
+    );
 
     await callService(carriers.url, 'country_update', { id, deleted: true }, admin);
     await eventually('the deletion', async () => (await replicaOf(id))?.deleted === true);
@@ -35,7 +55,10 @@ describe('reference data replication carriers → orders', () => {
     const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Лаос' }, admin);
     const id = (created.body.result as { id: number }).id;
     await eventually('the replica', () => replicaOf(id));
-    const [{ event }] = await carriers.db('outbox').where({ key: String(id) }).orderBy('id');
+    const [{ event }] = await carriers
+      .db('outbox')
+      .where({ key: String(id) })
+      .orderBy('id');
     const consumer = orders.consumers[0]!;
     const duplicatesBefore = consumer.duplicates;
     const inboxBefore = await orders.db('inbox').count({ n: '*' }).first();

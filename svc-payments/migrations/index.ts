@@ -14,7 +14,9 @@ export const migrations: Migration[] = [
         t.decimal('amount', 14, 2).notNullable().defaultTo(0);
         t.jsonb('options').notNullable().defaultTo('{}');
       });
-      await db.raw('alter table ??.wallet add constraint wallet_amount_not_negative check (amount >= 0)', [schema]);
+      await db.raw('alter table ??.wallet add constraint wallet_amount_not_negative check (amount >= 0)', [
+        schema,
+      ]);
     },
   },
 ];

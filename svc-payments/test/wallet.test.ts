@@ -1,5 +1,11 @@
 import { IDENTITY_HEADER } from '@caravan/contracts';
-import { callService, identityOf, signIdentity, startService, type RunningService } from '@caravan/service-kit';
+import {
+  callService,
+  identityOf,
+  signIdentity,
+  startService,
+  type RunningService,
+} from '@caravan/service-kit';
 import { paymentsService } from '../src/app';
 
 const admin = identityOf({ user_id: 1, roles: ['admin'] });
@@ -13,7 +19,16 @@ let walletB: number;
 beforeAll(async () => {
   svc = await startService(paymentsService());
   const create = async (client_id: number, operator_id: number) =>
-    ((await callService(svc.url, 'wallet_update', { id: -1, title: 'Основной', client_id, operator_id }, admin)).body.result as { id: number }).id;
+    (
+      (
+        await callService(
+          svc.url,
+          'wallet_update',
+          { id: -1, title: 'Основной', client_id, operator_id },
+          admin,
+        )
+      ).body.result as { id: number }
+    ).id;
   walletA = await create(101, 7);
   walletB = await create(102, 8);
 });
@@ -22,11 +37,27 @@ afterAll(() => svc?.stop());
 describe('identity token', () => {
   it('refuses a request without a token, with a forged one and with an expired one', async () => {
     expect((await callService(svc.url, 'wallet_list', {}, null)).status).toBe(401);
-    const forged = await callService(svc.url, 'wallet_list', {}, admin, 'not-the-gateway-secret-but-long-enough-000');
-    expect(forged).toEqual({ status: 401, body: { ok: false, result: null, message: 'запрос не подписан шлюзом' } });
+    const forged = await callService(
+      svc.url,
+      'wallet_list',
+      {},
+      admin,
+      'not-the-gateway-secret-but-long-enough-000',
+    );
+    expect(forged).toEqual({
+      status: 401,
+      body: { ok: false, result: null, message: 'запрос не подписан шлюзом' },
+    });
     const res = await fetch(`${svc.url}/rpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: signIdentity(admin, process.env.IDENTITY_TOKEN_SECRET ?? 'caravan-local-development-identity-secret-0001', -5) },
+      headers: {
+        'content-type': 'application/json',
+        [IDENTITY_HEADER]: signIdentity(
+          admin,
+          process.env.IDENTITY_TOKEN_SECRET ?? 'caravan-local-development-identity-secret-0001',
+          -5,
+        ),
+      },
       body: JSON.stringify({ method: 'wallet_list', params: {} }),
     });
     expect(res.status).toBe(401);
@@ -42,15 +73,27 @@ describe('wallet access', () => {
   });
 
   it("does not let a client read, rename, delete or take over another client's wallet", async () => {
-    expect((await callService(svc.url, 'wallet_get_by_id', { id: walletB }, clientA)).body).toMatchObject({ ok: false, message: 'запись не найдена' });
+    expect((await callService(svc.url, 'wallet_get_by_id', { id: walletB }, clientA)).body).toMatchObject({
+      ok: false,
+      message: 'запись не найдена',
+    });
     expect((await callService(svc.url, 'wallet_history', { id: walletB }, clientA)).body.ok).toBe(false);
-    expect((await callService(svc.url, 'wallet_update', { id: walletB, title: 'моё' }, clientA)).body.ok).toBe(false);
-    expect((await callService(svc.url, 'wallet_update', { id: walletB, deleted: true }, clientA)).body.ok).toBe(false);
-    expect((await callService(svc.url, 'wallet_update', { id: walletA, client_id: 102 }, clientA)).body).toMatchObject({
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'моё' }, clientA)).body.ok,
+    ).toBe(false);
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: walletB, deleted: true }, clientA)).body.ok,
+    ).toBe(false);
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: walletA, client_id: 102 }, clientA)).body,
+    ).toMatchObject({
       ok: false,
       message: 'недостаточно прав для этого действия',
     });
-    expect((await callService(svc.url, 'wallet_update', { id: -1, title: 'чужой', client_id: 102 }, clientA)).body.ok).toBe(false);
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: -1, title: 'чужой', client_id: 102 }, clientA)).body
+        .ok,
+    ).toBe(false);
     const untouched = (await callService(svc.url, 'wallet_get_by_id', { id: walletB }, clientB)).body.result;
     expect(untouched).toMatchObject({ title: 'Основной', deleted: false, client_id: 102 });
   });
@@ -61,10 +104,22 @@ describe('wallet access', () => {
   });
 
   it('lets the owner rename a wallet and records who changed what', async () => {
-    const renamed = await callService(svc.url, 'wallet_update', { id: walletA, title: 'Для заказов' }, clientA);
+    const renamed = await callService(
+      svc.url,
+      'wallet_update',
+      { id: walletA, title: 'Для заказов' },
+      clientA,
+    );
     expect(renamed.body).toMatchObject({ ok: true, result: { title: 'Для заказов', amount: '0.00' } });
-    const history = (await callService(svc.url, 'wallet_history', { id: walletA }, clientA)).body.result as Record<string, unknown>[];
-    expect(history[0]).toMatchObject({ type: 'title', type_ru: 'название', old_value: 'Основной', new_value: 'Для заказов', user_id: 10 });
+    const history = (await callService(svc.url, 'wallet_history', { id: walletA }, clientA)).body
+      .result as Record<string, unknown>[];
+    expect(history[0]).toMatchObject({
+      type: 'title',
+      type_ru: 'название',
+      old_value: 'Основной',
+      new_value: 'Для заказов',
+      user_id: 10,
+    });
   });
 
   it('never lets the balance be written through the generic update', async () => {
@@ -80,9 +135,22 @@ describe('generic list', () => {
     const deleted = await callService(svc.url, 'wallet_list', { deleted: true }, admin);
     expect((deleted.body.result as { items: { id: number }[] }).items.map((w) => w.id)).toContain(walletB);
     await callService(svc.url, 'wallet_update', { id: walletB, deleted: false }, admin);
-    const bad = await callService(svc.url, 'wallet_list', { where_param: [{ field: 'password', op: '=', value: 1 }] }, admin);
-    expect(bad.body).toMatchObject({ ok: false, message: "поле 'password' недоступно для фильтра и сортировки" });
-    const search = await callService(svc.url, 'wallet_list', { search: 'заказ', where_param: [{ field: 'client_id', op: 'in', value: [101, 102] }] }, admin);
+    const bad = await callService(
+      svc.url,
+      'wallet_list',
+      { where_param: [{ field: 'password', op: '=', value: 1 }] },
+      admin,
+    );
+    expect(bad.body).toMatchObject({
+      ok: false,
+      message: "поле 'password' недоступно для фильтра и сортировки",
+    });
+    const search = await callService(
+      svc.url,
+      'wallet_list',
+      { search: 'заказ', where_param: [{ field: 'client_id', op: 'in', value: [101, 102] }] },
+      admin,
+    );
     expect((search.body.result as { total: number }).total).toBe(1);
   });
 });

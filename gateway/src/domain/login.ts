@@ -20,7 +20,12 @@ export async function login(
   const normalized = email.trim().toLowerCase();
   const since = db.raw(`now() - ? * interval '1 minute'`, [limits.windowMinutes]);
   const failures = (where: Record<string, string>) =>
-    db('login_attempt').where(where).where({ success: false }).where('at', '>', since).count({ n: '*' }).first();
+    db('login_attempt')
+      .where(where)
+      .where({ success: false })
+      .where('at', '>', since)
+      .count({ n: '*' })
+      .first();
   const [byAccount, byIp] = await Promise.all([failures({ email: normalized }), failures({ ip })]);
   if (Number(byAccount?.n) >= limits.perAccount || Number(byIp?.n) >= limits.perIp)
     throw new BusinessError(MESSAGES.tooManyAttempts);

@@ -59,7 +59,9 @@ export class Sessions {
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db('session').where({ token_hash: hashToken(token) }).update({ revoked_at: this.db.fn.now() });
+    await this.db('session')
+      .where({ token_hash: hashToken(token) })
+      .update({ revoked_at: this.db.fn.now() });
   }
 }
 
@@ -72,7 +74,9 @@ export async function identityOf(db: Db, user: UserRow): Promise<Identity> {
   return {
     user_id: user.id,
     fullname: fullName(user),
-    roles: user.roles.filter((r): r is Identity['roles'][number] => ['admin', 'operator', 'client'].includes(r)),
+    roles: user.roles.filter((r): r is Identity['roles'][number] =>
+      ['admin', 'operator', 'client'].includes(r),
+    ),
     state: user.state,
     client_ids: clients.map(Number),
     operator_ids: operators.map(Number),

@@ -12,7 +12,18 @@ export const toCurrentUser = (u: UserRow): CurrentUser => ({
   options: { state: u.state, settings: (u.options?.settings as Record<string, unknown>) ?? {} },
 });
 
-const USER_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'phone', 'roles', 'state', 'telegram_id', 'deleted', 'created_at'];
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'roles',
+  'state',
+  'telegram_id',
+  'deleted',
+  'created_at',
+];
 
 /** The gateway's own procedures (identity). The user directory grows with the identity work. */
 export function registerUserProcedures(registry: ProcedureRegistry) {
@@ -21,7 +32,10 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
     params: z.strictObject({}),
     access: 'any',
     handler: async (ctx) => {
-      const user: UserRow | undefined = await ctx.db('user_table').where({ id: ctx.identity.user_id }).first();
+      const user: UserRow | undefined = await ctx
+        .db('user_table')
+        .where({ id: ctx.identity.user_id })
+        .first();
       if (!user) throw new BusinessError('пользователь не найден');
       return toCurrentUser(user);
     },
@@ -33,7 +47,8 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
     handler: async (ctx, p) => {
       const q = ctx.db('user_table').where({ deleted: p.deleted });
       const search = (p.search ?? p.search_text)?.trim();
-      if (search) q.where((b) => b.whereILike('email', `%${search}%`).orWhereILike('last_name', `%${search}%`));
+      if (search)
+        q.where((b) => b.whereILike('email', `%${search}%`).orWhereILike('last_name', `%${search}%`));
       const total = await q.clone().count({ n: '*' }).first();
       const items = await q
         .select(USER_COLUMNS)

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 
 /** Operators allowed in a structured filter. Never SQL text: the field is checked against a whitelist. */
-export const FILTER_OPERATORS = ['=', '!=', '>', '<', '>=', '<=', 'in', 'like', 'is_null', 'not_null'] as const;
+export const FILTER_OPERATORS = [
+  '=',
+  '!=',
+  '>',
+  '<',
+  '>=',
+  '<=',
+  'in',
+  'like',
+  'is_null',
+  'not_null',
+] as const;
 export const WhereCondition = z.strictObject({
   field: z.string().min(1),
   op: z.enum(FILTER_OPERATORS),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]).optional(),
+  value: z
+    .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))])
+    .optional(),
 });
 export type WhereCondition = z.infer<typeof WhereCondition>;
 

@@ -5,7 +5,10 @@ import type { Role } from './roles';
  * placeholder in a remote's area (its menu entries and routes) when that remote cannot be loaded.
  */
 export const REMOTES = {
-  mf_orders: { title: 'заказы', routes: ['client_order', 'client_order_position', 'client', 'provider', 'notification'] },
+  mf_orders: {
+    title: 'заказы',
+    routes: ['client_order', 'client_order_position', 'client', 'provider', 'notification'],
+  },
   mf_wallet: { title: 'кошельки', routes: ['wallet', 'fin_operation'] },
   mf_directories: {
     title: 'справочники',

@@ -1,4 +1,11 @@
-import { ENTITY_OWNERS, GENERIC_SUFFIXES, HTTP_OWNERS, METHOD_OWNERS, ownerOfMethod, ownerOfPath } from './routing';
+import {
+  ENTITY_OWNERS,
+  GENERIC_SUFFIXES,
+  HTTP_OWNERS,
+  METHOD_OWNERS,
+  ownerOfMethod,
+  ownerOfPath,
+} from './routing';
 
 /** Every procedure the spec calls (orders-payments-calls §7) must have exactly one owner. */
 const SPEC_METHODS = [

@@ -23,12 +23,19 @@ describe('describeIssues', () => {
 
 describe('ListParams', () => {
   it('defaults to the first page of 10, newest first, without deleted rows', () => {
-    expect(ListParams.parse({})).toMatchObject({ page: 1, per_page: 10, deleted: false, order_by: 'created_at desc' });
+    expect(ListParams.parse({})).toMatchObject({
+      page: 1,
+      per_page: 10,
+      deleted: false,
+      order_by: 'created_at desc',
+    });
   });
 
   it('refuses SQL in order_by and unknown operators in where_param', () => {
     expect(ListParams.safeParse({ order_by: 'id; drop table client' }).success).toBe(false);
-    expect(ListParams.safeParse({ where_param: [{ field: 'id', op: 'or 1=1', value: 1 }] }).success).toBe(false);
+    expect(ListParams.safeParse({ where_param: [{ field: 'id', op: 'or 1=1', value: 1 }] }).success).toBe(
+      false,
+    );
   });
 });
 

@@ -11,7 +11,9 @@ describe('assertAccess', () => {
     expect(() => assertAccess(admin, 'admin')).not.toThrow();
     expect(() => assertAccess(operator, 'staff')).not.toThrow();
     expect(() => assertAccess(operator, 'admin')).toThrow('действие доступно только администратору');
-    expect(() => assertAccess(client, 'staff')).toThrow('действие доступно только администратору или оператору');
+    expect(() => assertAccess(client, 'staff')).toThrow(
+      'действие доступно только администратору или оператору',
+    );
   });
 
   it('refuses users who are not working, whatever their roles', () => {

@@ -24,7 +24,8 @@ export function ownedScope(identity: Identity, ownership: Ownership) {
       b.whereRaw('false');
       if (ownership.operator && identity.roles.includes('operator'))
         b.orWhereIn(ownership.operator, identity.operator_ids);
-      if (ownership.client && identity.roles.includes('client')) b.orWhereIn(ownership.client, identity.client_ids);
+      if (ownership.client && identity.roles.includes('client'))
+        b.orWhereIn(ownership.client, identity.client_ids);
     });
   };
 }
@@ -38,9 +39,17 @@ export function ownsValues(identity: Identity, ownership: Ownership, row: Record
   if (isAdmin(identity)) return true;
   const clientId = ownership.client ? row[ownership.client] : undefined;
   const operatorId = ownership.operator ? row[ownership.operator] : undefined;
-  if (identity.roles.includes('operator') && typeof operatorId === 'number' && identity.operator_ids.includes(operatorId))
+  if (
+    identity.roles.includes('operator') &&
+    typeof operatorId === 'number' &&
+    identity.operator_ids.includes(operatorId)
+  )
     return true;
-  if (identity.roles.includes('client') && typeof clientId === 'number' && identity.client_ids.includes(clientId))
+  if (
+    identity.roles.includes('client') &&
+    typeof clientId === 'number' &&
+    identity.client_ids.includes(clientId)
+  )
     return true;
   return false;
 }

@@ -67,7 +67,8 @@ export class EntityStore {
   }
 
   private checkColumn(field: string): string {
-    if (!this.columns.includes(field)) throw new BusinessError(`поле '${field}' недоступно для фильтра и сортировки`);
+    if (!this.columns.includes(field))
+      throw new BusinessError(`поле '${field}' недоступно для фильтра и сортировки`);
     return field;
   }
 
@@ -81,7 +82,8 @@ export class EntityStore {
     };
     switch (c.op) {
       case 'in':
-        if (!Array.isArray(value)) throw new BusinessError(`для условия 'in' по полю '${field}' нужен список`);
+        if (!Array.isArray(value))
+          throw new BusinessError(`для условия 'in' по полю '${field}' нужен список`);
         return q.whereIn(field, value);
       case 'like':
         return q.whereRaw('??::text ilike ?', [field, `%${escapeLike(String(scalar()))}%`]);
@@ -140,8 +142,11 @@ export class EntityStore {
 
   private checkRequired(values: Record<string, unknown>) {
     const { required, labels } = this.def.contract;
-    const missing = (required as string[]).filter((f) => values[f] === undefined || values[f] === null || values[f] === '');
-    if (missing.length) throw new BusinessError(missing.map((f) => MESSAGES.fieldRequired(labels[f] ?? f)).join('; '));
+    const missing = (required as string[]).filter(
+      (f) => values[f] === undefined || values[f] === null || values[f] === '',
+    );
+    if (missing.length)
+      throw new BusinessError(missing.map((f) => MESSAGES.fieldRequired(labels[f] ?? f)).join('; '));
   }
 
   private rejectUnknown(fields: Record<string, unknown>) {
@@ -156,7 +161,9 @@ export class EntityStore {
     if (this.def.ownership && !ownsValues(ctx.identity, this.def.ownership, values))
       throw new BusinessError(MESSAGES.accessDenied);
     return ctx.db.transaction(async (trx) => {
-      const [row] = (await trx(this.table).insert(values).returning(this.columns as string[])) as Row[];
+      const [row] = (await trx(this.table)
+        .insert(values)
+        .returning(this.columns as string[])) as Row[];
       await this.writeHistory(trx, ctx.identity, row!.id, [['created', null, row]]);
       await this.publish(ctx, trx, row!, 'created');
       return row!;
@@ -174,11 +181,16 @@ export class EntityStore {
     const parsed = this.validate(partial, fields);
     // zod applies defaults to absent optional keys: a patch keeps only the fields it was given
     const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in fields));
-    this.checkRequired({ ...Object.fromEntries((this.def.contract.required as string[]).map((f) => [f, 'x'])), ...given });
+    this.checkRequired({
+      ...Object.fromEntries((this.def.contract.required as string[]).map((f) => [f, 'x'])),
+      ...given,
+    });
     return ctx.db.transaction(async (trx) => {
-      const row = (await this.scoped(trx, ctx.identity).select(this.columns).where({ id }).forUpdate().first()) as
-        | Row
-        | undefined;
+      const row = (await this.scoped(trx, ctx.identity)
+        .select(this.columns)
+        .where({ id })
+        .forUpdate()
+        .first()) as Row | undefined;
       if (!row) throw new BusinessError(MESSAGES.notFound);
       if (this.def.ownership && !ownsValues(ctx.identity, this.def.ownership, { ...row, ...given }))
         throw new BusinessError(MESSAGES.accessDenied);
@@ -193,13 +205,19 @@ export class EntityStore {
         .update({ ...patchValues, updated_at: trx.fn.now() })
         .returning(this.columns as string[])) as Row[];
       await this.writeHistory(trx, ctx.identity, id, changes);
-      const op = deleted === undefined || deleted === row.deleted ? 'updated' : deleted ? 'deleted' : 'restored';
+      const op =
+        deleted === undefined || deleted === row.deleted ? 'updated' : deleted ? 'deleted' : 'restored';
       await this.publish(ctx, trx, updated!, op);
       return updated!;
     });
   }
 
-  private async writeHistory(trx: Db, identity: Identity, itemId: number, changes: [string, unknown, unknown][]) {
+  private async writeHistory(
+    trx: Db,
+    identity: Identity,
+    itemId: number,
+    changes: [string, unknown, unknown][],
+  ) {
     await trx('history').insert(
       changes.map(([field, oldValue, newValue]) => ({
         table_name: this.table,
@@ -259,7 +277,12 @@ export function registerEntity(registry: ProcedureRegistry, def: EntityDefinitio
       access: def.read,
       handler: (ctx, p) => store.get(ctx.db, ctx.identity, p.id),
     })
-    .register({ name: `${store.name}_update`, params: UpdateParams, access: def.write, handler: (ctx, p) => store.update(ctx, p) })
+    .register({
+      name: `${store.name}_update`,
+      params: UpdateParams,
+      access: def.write,
+      handler: (ctx, p) => store.update(ctx, p),
+    })
     .register({
       name: `${store.name}_history`,
       params: HistoryParams,

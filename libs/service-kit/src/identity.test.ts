@@ -10,12 +10,16 @@ describe('identity token', () => {
   });
 
   it('refuses a token signed with another secret', () => {
-    expect(verifyIdentity(signIdentity(client, 'another-secret-that-is-long-enough-xxxxxxx'), secret)).toBeNull();
+    expect(
+      verifyIdentity(signIdentity(client, 'another-secret-that-is-long-enough-xxxxxxx'), secret),
+    ).toBeNull();
   });
 
   it('refuses a token whose claims were changed after signing', () => {
     const [h, , s] = signIdentity(client, secret).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...client, roles: ['admin'], iss: 'caravan-gateway', exp: 9e9 })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...client, roles: ['admin'], iss: 'caravan-gateway', exp: 9e9 }),
+    ).toString('base64url');
     expect(verifyIdentity(`${h}.${forged}.${s}`, secret)).toBeNull();
   });
 

@@ -9,7 +9,8 @@ const ISSUER = 'caravan-gateway';
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 export const IDENTITY_TTL_SECONDS = 60;
 
-const sign = (input: string, secret: string) => createHmac('sha256', secret).update(input).digest('base64url');
+const sign = (input: string, secret: string) =>
+  createHmac('sha256', secret).update(input).digest('base64url');
 
 export function signIdentity(identity: Identity, secret: string, ttlSeconds = IDENTITY_TTL_SECONDS): string {
   const now = Math.floor(Date.now() / 1000);

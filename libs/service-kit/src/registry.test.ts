@@ -36,7 +36,10 @@ describe('ProcedureRegistry', () => {
 
   it('refuses unknown methods, unknown fields and wrong types with ok:false, never a 500', async () => {
     const unknown = await registry.call(ctx(), 'nope', {});
-    expect(unknown).toEqual({ status: 200, reply: { ok: false, result: null, message: "неизвестный метод 'nope'" } });
+    expect(unknown).toEqual({
+      status: 200,
+      reply: { ok: false, result: null, message: "неизвестный метод 'nope'" },
+    });
     const extra = await registry.call(ctx(), 'logistic_route_calculate', { weight: 1, sql: 'x' });
     expect(extra.reply).toMatchObject({ ok: false, message: "неизвестное поле 'sql'" });
     const wrong = await registry.call(ctx(), 'logistic_route_calculate', { weight: 'heavy' });
@@ -45,7 +48,9 @@ describe('ProcedureRegistry', () => {
   });
 
   it('turns a business refusal into its message and a bug into a 500 without details', async () => {
-    expect((await registry.call(ctx(), 'logistic_route_calculate', { weight: 2000 })).reply.message).toBe('слишком тяжело');
+    expect((await registry.call(ctx(), 'logistic_route_calculate', { weight: 2000 })).reply.message).toBe(
+      'слишком тяжело',
+    );
     expect(await registry.call(ctx(), 'logistic_route_calculate', { weight: 13 })).toEqual({
       status: 500,
       reply: { ok: false, result: null, message: 'что-то пошло не так' },
@@ -61,7 +66,12 @@ describe('ProcedureRegistry', () => {
 
   it('refuses to register a method the routing table gives to another owner', () => {
     expect(() =>
-      new ProcedureRegistry('carriers').register({ name: 'wallet_list', params: z.object({}), access: 'any', handler: async () => 1 }),
+      new ProcedureRegistry('carriers').register({
+        name: 'wallet_list',
+        params: z.object({}),
+        access: 'any',
+        handler: async () => 1,
+      }),
     ).toThrow('method wallet_list is routed to payments, not to carriers');
   });
 });

@@ -1,4 +1,13 @@
-import { describeIssues, fail, MESSAGES, ok, ownerOfMethod, type Identity, type Owner, type Reply } from '@caravan/contracts';
+import {
+  describeIssues,
+  fail,
+  MESSAGES,
+  ok,
+  ownerOfMethod,
+  type Identity,
+  type Owner,
+  type Reply,
+} from '@caravan/contracts';
 import type { z } from 'zod';
 import { assertAccess, type AccessRule } from './access';
 import type { Db } from './db';

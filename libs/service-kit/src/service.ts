@@ -74,8 +74,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log);
   relay.start();
   const consumers = (options.subscriptions ?? []).map(
-    (s) =>
-      new InboxConsumer(kafka, db, `svc-${options.name}.${s.name}`, s, config.KAFKA_TOPIC_PREFIX, log),
+    (s) => new InboxConsumer(kafka, db, `svc-${options.name}.${s.name}`, s, config.KAFKA_TOPIC_PREFIX, log),
   );
   await Promise.all(consumers.map((c) => c.start()));
 
@@ -157,14 +156,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     res.status(404).json(fail('не найдено'));
   });
   // Express 5 error handler: a malformed body is the caller's mistake, anything else is ours.
-  app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
-      res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
-      return;
-    }
-    req.log.error({ err }, 'request failed');
-    res.status(500).json(fail(MESSAGES.somethingWentWrong));
-  });
+  app.use(
+    (err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+      if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
+        res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+        return;
+      }
+      req.log.error({ err }, 'request failed');
+      res.status(500).json(fail(MESSAGES.somethingWentWrong));
+    },
+  );
 
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

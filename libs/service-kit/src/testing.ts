@@ -21,12 +21,20 @@ export async function callService(
 ): Promise<{ status: number; body: { ok: boolean; result: unknown; message?: string } }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (identity) headers[IDENTITY_HEADER] = signIdentity(identity, secret);
-  const res = await fetch(`${url}/rpc`, { method: 'POST', headers, body: JSON.stringify({ method, params }) });
+  const res = await fetch(`${url}/rpc`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ method, params }),
+  });
   return { status: res.status, body: (await res.json()) as never };
 }
 
 /** Waits until `check` returns a truthy value, polling; fails with `what` after `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 15000) {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -43,7 +43,10 @@ beforeAll(async () => {
   received = [];
   consumer = kafka.consumer({ groupId: `bus-test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
-  await consumer.subscribe({ topic: prefixedTopic(process.env.KAFKA_TOPIC_PREFIX, topic), fromBeginning: true });
+  await consumer.subscribe({
+    topic: prefixedTopic(process.env.KAFKA_TOPIC_PREFIX, topic),
+    fromBeginning: true,
+  });
   await consumer.run({
     eachMessage: async ({ message }) => {
       received.push(JSON.parse(message.value!.toString()));
@@ -76,14 +79,22 @@ describe('outbox relay', () => {
     const producer = createProducer(kafka);
     await producer.connect();
     const relay = new OutboxRelay(db, producer, process.env.KAFKA_TOPIC_PREFIX!, log, 50);
-    cleanups.push(() => relay.stop(), () => producer.disconnect());
+    cleanups.push(
+      () => relay.stop(),
+      () => producer.disconnect(),
+    );
     const outbox = new Outbox('bus-test');
     await expect(writeThing(outbox, 'rolled-back', true)).rejects.toThrow('rolled back');
     await writeThing(outbox, 'committed');
     relay.start();
-    const event = await eventually('the committed event', async () => received.find((e) => titleOf(e) === 'committed'));
+    const event = await eventually('the committed event', async () =>
+      received.find((e) => titleOf(e) === 'committed'),
+    );
     expect(event).toMatchObject({ type: 'thing.created', source: 'bus-test', actor: 1 });
-    await eventually('outbox row marked sent', async () => (await db('outbox').whereNull('sent_at')).length === 0);
+    await eventually(
+      'outbox row marked sent',
+      async () => (await db('outbox').whereNull('sent_at')).length === 0,
+    );
     expect(await db('outbox').count({ n: '*' }).first()).toEqual({ n: 1 });
     expect(received.filter((e) => titleOf(e) === 'rolled-back')).toHaveLength(0);
   });
@@ -112,7 +123,16 @@ describe('outbox relay', () => {
 
 const envelope = (id = randomUUID()) =>
   Buffer.from(
-    JSON.stringify({ id, type: 'thing.created', version: 1, occurred_at: new Date().toISOString(), source: 'test', key: '1', actor: null, data: {} }),
+    JSON.stringify({
+      id,
+      type: 'thing.created',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      source: 'test',
+      key: '1',
+      actor: null,
+      data: {},
+    }),
   );
 
 describe('inbox', () => {
@@ -122,7 +142,14 @@ describe('inbox', () => {
       applied++;
       await trx('thing').insert({ title: 'from-event' });
     };
-    const inbox = new InboxConsumer(kafka, db, 'unused', { name: 'count', topics: [topic], handler }, '', log);
+    const inbox = new InboxConsumer(
+      kafka,
+      db,
+      'unused',
+      { name: 'count', topics: [topic], handler },
+      '',
+      log,
+    );
     const message = envelope();
     expect(await inbox.handle(topic, message)).toBe('handled');
     expect(await inbox.handle(topic, message)).toBe('duplicate');

@@ -63,7 +63,12 @@ export function Layout({ user, remotes, onExit }: Props) {
     <div className="caravan-app">
       <Navbar fixedToTop={false} className="caravan-header">
         <NavbarGroup align={Alignment.LEFT}>
-          <Button variant="minimal" icon="menu" aria-label={t('layout.menu')} onClick={() => setMenuOpen((o) => !o)} />
+          <Button
+            variant="minimal"
+            icon="menu"
+            aria-label={t('layout.menu')}
+            onClick={() => setMenuOpen((o) => !o)}
+          />
           <NavbarHeading>
             <Link to="/" className="caravan-brand">
               <Logo /> {t('app.name')}
@@ -72,7 +77,12 @@ export function Layout({ user, remotes, onExit }: Props) {
         </NavbarGroup>
         <NavbarGroup align={Alignment.RIGHT}>
           {isClient && <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label="кошелёк" />}
-          <Button variant="minimal" icon="notifications" aria-label={t('layout.notifications')} onClick={() => setDrawerOpen(true)}>
+          <Button
+            variant="minimal"
+            icon="notifications"
+            aria-label={t('layout.notifications')}
+            onClick={() => setDrawerOpen(true)}
+          >
             {unread > 0 && (
               <Tag round intent="danger">
                 {unread}
@@ -95,7 +105,18 @@ export function Layout({ user, remotes, onExit }: Props) {
                     void i18n.changeLanguage(next);
                   }}
                 />
-                <MenuItem icon="moon" text={<Switch checked={dark} label={t('layout.darkMode')} onChange={toggleDark} style={{ margin: 0 }} />} shouldDismissPopover={false} />
+                <MenuItem
+                  icon="moon"
+                  text={
+                    <Switch
+                      checked={dark}
+                      label={t('layout.darkMode')}
+                      onChange={toggleDark}
+                      style={{ margin: 0 }}
+                    />
+                  }
+                  shouldDismissPopover={false}
+                />
                 <MenuItem icon="log-out" text={t('layout.exit')} onClick={onExit} />
               </Menu>
             }
@@ -140,14 +161,24 @@ export function Layout({ user, remotes, onExit }: Props) {
                       />
                     ))
                 : REMOTES[remote.name].routes.map((path) => (
-                    <Route key={path} path={`/${path}/*`} element={<RemotePlaceholder title={remote.title} />} />
+                    <Route
+                      key={path}
+                      path={`/${path}/*`}
+                      element={<RemotePlaceholder title={remote.title} />}
+                    />
                   )),
             )}
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </main>
       </div>
-      <Drawer isOpen={drawerOpen} onClose={() => setDrawerOpen(false)} size={240} title={t('layout.notifications')} icon="notifications">
+      <Drawer
+        isOpen={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        size={240}
+        title={t('layout.notifications')}
+        icon="notifications"
+      >
         <NonIdealState icon="inbox" title={t('layout.noNotifications')} />
       </Drawer>
     </div>

@@ -1,10 +1,17 @@
 import { MENU_FOLDERS, REMOTES, type CurrentUser, type MenuFolder, type Role } from '@caravan/contracts';
 import type { LoadedRemote } from '../remotes';
 
-export type MenuEntry = { path: string; label: string; folder?: MenuFolder; icon?: string; disabled?: boolean };
+export type MenuEntry = {
+  path: string;
+  label: string;
+  folder?: MenuFolder;
+  icon?: string;
+  disabled?: boolean;
+};
 
 /** Empty role list: visible to all; otherwise any listed role (spec §6). */
-export const allowed = (user: CurrentUser, roles: readonly Role[]) => roles.length === 0 || roles.some((r) => user.role.includes(r));
+export const allowed = (user: CurrentUser, roles: readonly Role[]) =>
+  roles.length === 0 || roles.some((r) => user.role.includes(r));
 
 /**
  * The side menu from the remotes' routes, filtered by the user's roles and the folder's roles. A remote
@@ -14,7 +21,12 @@ export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry
   const entries: MenuEntry[] = [];
   for (const remote of remotes) {
     if (remote.status === 'failed') {
-      entries.push({ path: REMOTES[remote.name].routes[0], label: `${remote.title}: недоступно`, icon: 'offline', disabled: true });
+      entries.push({
+        path: REMOTES[remote.name].routes[0],
+        label: `${remote.title}: недоступно`,
+        icon: 'offline',
+        disabled: true,
+      });
       continue;
     }
     for (const route of remote.routes) {
@@ -29,7 +41,11 @@ export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry
 export function groupByFolder(entries: MenuEntry[]) {
   const top = entries.filter((e) => !e.folder);
   const folders = (Object.keys(MENU_FOLDERS) as MenuFolder[])
-    .map((folder) => ({ folder, label: MENU_FOLDERS[folder].label, entries: entries.filter((e) => e.folder === folder) }))
+    .map((folder) => ({
+      folder,
+      label: MENU_FOLDERS[folder].label,
+      entries: entries.filter((e) => e.folder === folder),
+    }))
     .filter((f) => f.entries.length > 0);
   return { top, folders };
 }

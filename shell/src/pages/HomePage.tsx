@@ -11,7 +11,11 @@ export function HomePage({ user, entries }: { user: CurrentUser; entries: MenuEn
       <ul>
         {entries.map((e) => (
           <li key={e.path}>
-            {e.disabled ? <span className="bp6-text-muted">{e.label}</span> : <Link to={`/${e.path}`}>{e.label}</Link>}
+            {e.disabled ? (
+              <span className="bp6-text-muted">{e.label}</span>
+            ) : (
+              <Link to={`/${e.path}`}>{e.label}</Link>
+            )}
           </li>
         ))}
       </ul>

@@ -4,5 +4,11 @@ import { Link } from 'react-router-dom';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
-  return <NonIdealState icon="path-search" title={t('notFound.title')} action={<Link to="/">{t('notFound.back')}</Link>} />;
+  return (
+    <NonIdealState
+      icon="path-search"
+      title={t('notFound.title')}
+      action={<Link to="/">{t('notFound.back')}</Link>}
+    />
+  );
 }

@@ -4,7 +4,10 @@ import { z } from 'zod';
 export const Money = z
   .union([z.string(), z.number()])
   .transform((v) => (typeof v === 'number' ? v.toFixed(2) : v.trim()))
-  .refine((v) => /^-?\d{1,12}(\.\d{1,2})?$/.test(v), 'ожидается сумма с не более чем 2 знаками после запятой');
+  .refine(
+    (v) => /^-?\d{1,12}(\.\d{1,2})?$/.test(v),
+    'ожидается сумма с не более чем 2 знаками после запятой',
+  );
 
 /** Columns every entity row carries (ARCHITECTURE §7). */
 export type BaseRow = { id: number; deleted: boolean; created_at: string; updated_at: string };

@@ -17,4 +17,8 @@ export const currency = defineEntityContract({
 });
 export type Currency = BaseRow & z.infer<typeof currency.fields>;
 
-export const CURRENCY_SYMBOLS: Record<number, string> = { [CURRENCY.CNY]: '¥', [CURRENCY.RUB]: '₽', [CURRENCY.USD]: '$' };
+export const CURRENCY_SYMBOLS: Record<number, string> = {
+  [CURRENCY.CNY]: '¥',
+  [CURRENCY.RUB]: '₽',
+  [CURRENCY.USD]: '$',
+};

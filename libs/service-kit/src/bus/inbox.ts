@@ -28,7 +28,11 @@ export class InboxConsumer {
   ) {}
 
   async start(): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: this.groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId: this.groupId,
+      maxWaitTimeInMs: 100,
+      allowAutoTopicCreation: false,
+    });
     this.consumer = consumer;
     await consumer.connect();
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));

@@ -3,7 +3,12 @@ import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import type { Logger } from '../logger';
 
 export function createKafka(clientId: string, brokers: string[], log: Logger): Kafka {
-  const toPino = { [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug' };
+  const toPino = {
+    [logLevel.ERROR]: 'error',
+    [logLevel.WARN]: 'warn',
+    [logLevel.INFO]: 'info',
+    [logLevel.DEBUG]: 'debug',
+  };
   return new Kafka({
     clientId,
     brokers,

@@ -4,7 +4,14 @@ import type { Producer } from 'kafkajs';
 import type { Db } from '../db';
 import type { Logger } from '../logger';
 
-export type NewEvent = { topic: string; key: string | number; type: string; version?: number; actor: number | null; data: unknown };
+export type NewEvent = {
+  topic: string;
+  key: string | number;
+  type: string;
+  version?: number;
+  actor: number | null;
+  data: unknown;
+};
 
 /** Writes events into the outbox inside the caller's transaction: they exist only if the change commits. */
 export class Outbox {

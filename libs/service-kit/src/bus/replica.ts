@@ -15,7 +15,14 @@ export const replicaHandler: EventHandler = async (trx, event) => {
      on conflict (entity, id) do update
        set data = excluded.data, deleted = excluded.deleted, occurred_at = excluded.occurred_at, event_id = excluded.event_id
        where replica.occurred_at <= excluded.occurred_at`,
-    [change.entity, change.id, JSON.stringify(change.row), Boolean(change.row.deleted), event.occurred_at, event.id],
+    [
+      change.entity,
+      change.id,
+      JSON.stringify(change.row),
+      Boolean(change.row.deleted),
+      event.occurred_at,
+      event.id,
+    ],
   );
 };
 

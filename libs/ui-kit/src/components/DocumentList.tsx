@@ -7,8 +7,15 @@ import { EditDialog, type FieldDef } from './EditDialog';
 
 export type Column<Row> = { key: string; label: string; render?: (row: Row) => ReactNode };
 
-type ListHook<Row> = (args: EntityListArgs) => { data?: ListResult<Row>; isFetching: boolean; error?: unknown };
-type UpdateHook = () => readonly [(values: Record<string, unknown> & { id: number }) => { unwrap(): Promise<unknown> }, unknown];
+type ListHook<Row> = (args: EntityListArgs) => {
+  data?: ListResult<Row>;
+  isFetching: boolean;
+  error?: unknown;
+};
+type UpdateHook = () => readonly [
+  (values: Record<string, unknown> & { id: number }) => { unwrap(): Promise<unknown> },
+  unknown,
+];
 
 type Props<Row extends EntityRow> = {
   title: string;
@@ -95,7 +102,9 @@ export function DocumentList<Row extends EntityRow>({ title, columns, useList, c
   }, [hasMore]);
 
   const onLoaded = useRef((page: number, count: number, total: number) =>
-    setLoaded((l) => (l[page]?.count === count && l[page]?.total === total ? l : { ...l, [page]: { count, total } })),
+    setLoaded((l) =>
+      l[page]?.count === count && l[page]?.total === total ? l : { ...l, [page]: { count, total } },
+    ),
   ).current;
   const empty = loaded[1]?.total === 0;
 
@@ -105,9 +114,22 @@ export function DocumentList<Row extends EntityRow>({ title, columns, useList, c
         <h2 className="bp6-heading" style={{ margin: 0, flex: 1 }}>
           {title}
         </h2>
-        <InputGroup leftIcon="search" placeholder={t('common.search')} value={search} onValueChange={setSearch} aria-label={t('common.search')} />
-        <Switch label={t('common.deleted')} checked={deleted} onChange={(e) => setDeleted(e.currentTarget.checked)} style={{ margin: 0 }} />
-        {create && <Button icon="add" intent="primary" text={t('common.add')} onClick={() => setEditing(true)} />}
+        <InputGroup
+          leftIcon="search"
+          placeholder={t('common.search')}
+          value={search}
+          onValueChange={setSearch}
+          aria-label={t('common.search')}
+        />
+        <Switch
+          label={t('common.deleted')}
+          checked={deleted}
+          onChange={(e) => setDeleted(e.currentTarget.checked)}
+          style={{ margin: 0 }}
+        />
+        {create && (
+          <Button icon="add" intent="primary" text={t('common.add')} onClick={() => setEditing(true)} />
+        )}
       </div>
       {empty ? (
         <NonIdealState icon="search" title={t('common.nothingFound')} />
@@ -122,7 +144,14 @@ export function DocumentList<Row extends EntityRow>({ title, columns, useList, c
           </thead>
           <tbody>
             {Array.from({ length: pages }, (_, i) => (
-              <ListPage key={`${i + 1}-${deleted}-${debouncedSearch}`} page={i + 1} args={args} columns={columns} useList={useList} onLoaded={onLoaded} />
+              <ListPage
+                key={`${i + 1}-${deleted}-${debouncedSearch}`}
+                page={i + 1}
+                args={args}
+                columns={columns}
+                useList={useList}
+                onLoaded={onLoaded}
+              />
             ))}
           </tbody>
         </HTMLTable>

@@ -1,4 +1,14 @@
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput } from '@blueprintjs/core';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  NumericInput,
+} from '@blueprintjs/core';
 import { MESSAGES } from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +41,9 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const missing = fields.filter((f) => f.required && (values[f.name] === undefined || values[f.name] === ''));
+    const missing = fields.filter(
+      (f) => f.required && (values[f.name] === undefined || values[f.name] === ''),
+    );
     if (missing.length) {
       missing.forEach((f) => void toast(MESSAGES.fieldRequired(f.label), 'warning'));
       return;
@@ -54,9 +66,18 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
       <form onSubmit={submit}>
         <DialogBody>
           {fields.map((f) => (
-            <FormGroup key={f.name} label={f.label} labelFor={`field-${f.name}`} labelInfo={f.required ? '*' : undefined}>
+            <FormGroup
+              key={f.name}
+              label={f.label}
+              labelFor={`field-${f.name}`}
+              labelInfo={f.required ? '*' : undefined}
+            >
               {f.type === 'checkbox' ? (
-                <Checkbox id={`field-${f.name}`} checked={Boolean(values[f.name])} onChange={(e) => set(f.name, e.currentTarget.checked)} />
+                <Checkbox
+                  id={`field-${f.name}`}
+                  checked={Boolean(values[f.name])}
+                  onChange={(e) => set(f.name, e.currentTarget.checked)}
+                />
               ) : f.type === 'number' ? (
                 <NumericInput
                   id={`field-${f.name}`}
@@ -65,9 +86,19 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
                   onValueChange={(n) => set(f.name, Number.isNaN(n) ? undefined : n)}
                 />
               ) : f.type === 'select' ? (
-                <HTMLSelect id={`field-${f.name}`} fill value={String(values[f.name] ?? '')} options={f.options} onChange={(e) => set(f.name, e.currentTarget.value)} />
+                <HTMLSelect
+                  id={`field-${f.name}`}
+                  fill
+                  value={String(values[f.name] ?? '')}
+                  options={f.options}
+                  onChange={(e) => set(f.name, e.currentTarget.value)}
+                />
               ) : (
-                <InputGroup id={`field-${f.name}`} value={String(values[f.name] ?? '')} onValueChange={(v) => set(f.name, v)} />
+                <InputGroup
+                  id={`field-${f.name}`}
+                  value={String(values[f.name] ?? '')}
+                  onValueChange={(v) => set(f.name, v)}
+                />
               )}
             </FormGroup>
           ))}

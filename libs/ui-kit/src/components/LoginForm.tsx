@@ -6,7 +6,10 @@ import { setAuthToken } from '../auth';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function loginRequest(login: string, password: string): Promise<Reply<{ token: string; user: CurrentUser }>> {
+export async function loginRequest(
+  login: string,
+  password: string,
+): Promise<Reply<{ token: string; user: CurrentUser }>> {
   try {
     const res = await fetch('/api/login', {
       method: 'POST',
@@ -47,10 +50,24 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn(user: CurrentUser): void 
         </Callout>
       )}
       <FormGroup label={t('login.email')} labelFor="login-email">
-        <InputGroup id="login-email" type="email" autoComplete="username" value={login} onValueChange={setLogin} large />
+        <InputGroup
+          id="login-email"
+          type="email"
+          autoComplete="username"
+          value={login}
+          onValueChange={setLogin}
+          large
+        />
       </FormGroup>
       <FormGroup label={t('login.password')} labelFor="login-password">
-        <InputGroup id="login-password" type="password" autoComplete="current-password" value={password} onValueChange={setPassword} large />
+        <InputGroup
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onValueChange={setPassword}
+          large
+        />
       </FormGroup>
       <Button type="submit" intent="primary" text={t('login.submit')} loading={busy} fill large />
     </form>

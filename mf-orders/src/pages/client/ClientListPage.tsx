@@ -6,7 +6,12 @@ const TYPE_LABELS: Record<(typeof CLIENT_TYPES)[number], string> = { self: 'фи
 
 const fields: FieldDef[] = [
   { name: 'title', label: client.labels.title, required: true },
-  { name: 'type', label: client.labels.type, type: 'select', options: CLIENT_TYPES.map((value) => ({ value, label: TYPE_LABELS[value] })) },
+  {
+    name: 'type',
+    label: client.labels.type,
+    type: 'select',
+    options: CLIENT_TYPES.map((value) => ({ value, label: TYPE_LABELS[value] })),
+  },
   { name: 'incognito', label: client.labels.incognito, type: 'checkbox' },
 ];
 
@@ -20,7 +25,11 @@ export default function ClientListPage() {
         { key: 'id', label: 'id' },
         { key: 'title', label: client.labels.title },
         { key: 'type', label: client.labels.type, render: (row) => TYPE_LABELS[row.type] },
-        { key: 'created_at', label: 'создан', render: (row) => new Date(row.created_at).toLocaleDateString('ru-RU') },
+        {
+          key: 'created_at',
+          label: 'создан',
+          render: (row) => new Date(row.created_at).toLocaleDateString('ru-RU'),
+        },
       ]}
     />
   );

@@ -20,7 +20,12 @@ export default function WalletListPage() {
   return (
     <>
       {last && (
-        <Callout intent="primary" icon="updated" style={{ marginBottom: 12 }} data-testid="wallet-live-update">
+        <Callout
+          intent="primary"
+          icon="updated"
+          style={{ marginBottom: 12 }}
+          data-testid="wallet-live-update"
+        >
           обновлено: «{last.title}», баланс {formatMoney(last.amount)}
         </Callout>
       )}
@@ -32,7 +37,11 @@ export default function WalletListPage() {
           { key: 'title', label: wallet.labels.title },
           { key: 'label', label: wallet.labels.label },
           { key: 'client_id', label: wallet.labels.client_id },
-          { key: 'amount', label: 'баланс', render: (row) => formatMoney(row.amount, CURRENCY_SYMBOLS[row.currency_id]) },
+          {
+            key: 'amount',
+            label: 'баланс',
+            render: (row) => formatMoney(row.amount, CURRENCY_SYMBOLS[row.currency_id]),
+          },
         ]}
       />
     </>

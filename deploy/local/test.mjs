@@ -1,0 +1,78 @@
+// `npm test`: build, infrastructure, then unit, integration (real PostgreSQL + Kafka) and e2e (Chromium)
+// tests. Ends with one line "tests: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildIfStale } from './build.mjs';
+import * as infra from './infra.mjs';
+
+const root = infra.root;
+const cache = path.join(root, 'node_modules/.cache/caravan-test');
+mkdirSync(cache, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const t0 = Date.now();
+const timings = {};
+
+function step(name, command, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n[test] ${name}: ${[path.basename(command), ...args].join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings[name] = ((Date.now() - started) / 1000).toFixed(1);
+  return result.status === 0;
+}
+
+const jestCounts = (file) => {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) };
+};
+const playwrightCounts = (file) => {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const s = JSON.parse(readFileSync(file, 'utf8')).stats;
+  return { passed: s.expected, failed: s.unexpected + s.flaky };
+};
+
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+let ok = true;
+
+buildIfStale();
+const kafkaWasRunning =
+  Boolean(process.env.KAFKA_BROKERS) ||
+  spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
+const brokers = infra.ensureKafka();
+
+const counts = [];
+if (want('unit')) {
+  const out = path.join(cache, 'unit.json');
+  ok = step('unit', bin('jest'), ['--selectProjects', 'unit', '--json', `--outputFile=${out}`]) && ok;
+  counts.push(jestCounts(out));
+}
+if (want('integration')) {
+  const out = path.join(cache, 'integration.json');
+  ok =
+    step(
+      'integration',
+      bin('jest'),
+      ['--selectProjects', 'integration', '--runInBand', '--forceExit', '--json', `--outputFile=${out}`],
+      { KAFKA_BROKERS: brokers },
+    ) && ok;
+  counts.push(jestCounts(out));
+}
+if (want('e2e')) {
+  ok =
+    step('e2e', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { KAFKA_BROKERS: brokers }) &&
+    ok;
+  counts.push(playwrightCounts(path.join(root, 'e2e/test-results/results.json')));
+}
+if (!kafkaWasRunning) infra.stopKafka();
+
+const total = counts.reduce((a, c) => ({ passed: a.passed + c.passed, failed: a.failed + c.failed }), {
+  passed: 0,
+  failed: 0,
+});
+console.log(
+  `\n[test] timings (s): ${JSON.stringify(timings)}, total ${((Date.now() - t0) / 1000).toFixed(1)}s`,
+);
+console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
+process.exit(ok && total.failed === 0 && total.passed > 0 ? 0 : 1);

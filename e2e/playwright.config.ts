@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+
+/** The whole system, started as `npm start` starts it, on ports shifted by 10000 with its own database. */
+export const PORT_OFFSET = 10000;
+export const BASE_URL = `http://127.0.0.1:${8080 + PORT_OFFSET}`;
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  retries: 0,
+  outputDir: 'test-results',
+  reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],
+  use: {
+    baseURL: BASE_URL,
+    locale: 'ru-RU',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node deploy/local/start.mjs',
+    cwd: '..',
+    url: `${BASE_URL}/api/healthz`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      CARAVAN_PORT_OFFSET: String(PORT_OFFSET),
+      CARAVAN_DATABASE: 'caravan_e2e',
+      CARAVAN_FRESH_DB: '1',
+      CARAVAN_KEEP_KAFKA: '1',
+      KAFKA_TOPIC_PREFIX: `e2e-${Date.now()}-`,
+    },
+  },
+});

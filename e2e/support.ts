@@ -1,0 +1,22 @@
+import { expect, type Page } from '@playwright/test';
+
+export const ADMIN = { email: 'admin@caravan.local', password: 'caravan-admin' };
+export const CLIENT = { email: 'client@caravan.local', password: 'caravan123' };
+
+export async function login(page: Page, user: { email: string; password: string }) {
+  await page.goto('/');
+  await page.getByLabel('email').fill(user.email);
+  await page.getByLabel('пароль').fill(user.password);
+  await page.getByRole('button', { name: 'войти' }).click();
+  await expect(page.getByRole('navigation', { name: 'меню' })).toBeVisible();
+}
+
+/** A procedure call as the logged-in browser user (same token, same gateway). */
+export async function callAsPage(page: Page, method: string, params: unknown) {
+  const token = await page.evaluate(() => window.localStorage.getItem('authToken'));
+  const res = await page.request.post('/api/call_pg_func', {
+    headers: { 'Auth-token': token ?? '' },
+    data: { method, params },
+  });
+  return (await res.json()) as { ok: boolean; result: any; message?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}

@@ -17,11 +17,13 @@ function newestMtime(dir) {
   return newest;
 }
 
-export function buildIfStale() {
+/** `web: false` builds the server side only (the benchmark needs no browser code). */
+export function buildIfStale({ web = true } = {}) {
   execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });
+  if (!web) return;
   const shared = Math.max(
     ...['libs/ui-kit/src', 'libs/contracts/src', 'libs/mf-kit'].map((d) => newestMtime(path.join(root, d))),
   );

@@ -2,6 +2,7 @@
 // remote on its own origin; prints the URL and demo logins when ready; Ctrl-C stops everything.
 //   CARAVAN_PORT_OFFSET  shifts every port (the e2e run uses 10000)
 //   CARAVAN_DATABASE     database name (default caravan); CARAVAN_FRESH_DB=1 recreates it
+//   CARAVAN_NO_WEB=1     services and gateway only (no web build, no remotes, no shell)
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -22,6 +23,7 @@ const PORTS = {
 };
 const REMOTE_DIRS = { mf_orders: 'mf-orders', mf_wallet: 'mf-wallet', mf_directories: 'mf-directories' };
 const log = (...a) => console.log('[start]', ...a);
+const web = process.env.CARAVAN_NO_WEB !== '1';
 
 const children = [];
 function run(name, script, env) {
@@ -104,7 +106,7 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 const t0 = Date.now();
-buildIfStale();
+buildIfStale({ web });
 kafkaWasRunning = process.env.KAFKA_BROKERS
   ? true
   : await fetch('http://127.0.0.1:9092').then(
@@ -131,11 +133,11 @@ for (const name of ['orders', 'payments', 'carriers'])
 await Promise.all(
   ['orders', 'payments', 'carriers'].map((n) => waitFor(`http://127.0.0.1:${PORTS[n]}/readyz`, `svc-${n}`)),
 );
-servers = serveRemotes();
+if (web) servers = serveRemotes();
 run('gateway', 'gateway/dist/src/main.js', {
   ...common,
   PORT: String(PORTS.gateway),
-  SHELL_DIST: path.join(root, 'shell/dist'),
+  SHELL_DIST: web ? path.join(root, 'shell/dist') : '',
   SERVICE_URL_ORDERS: `http://127.0.0.1:${PORTS.orders}`,
   SERVICE_URL_PAYMENTS: `http://127.0.0.1:${PORTS.payments}`,
   SERVICE_URL_CARRIERS: `http://127.0.0.1:${PORTS.carriers}`,

@@ -25,6 +25,8 @@ export default tseslint.config(
         clearInterval: 'readonly',
         URL: 'readonly',
         fetch: 'readonly',
+        performance: 'readonly',
+        TextDecoder: 'readonly',
         AbortController: 'readonly',
         Buffer: 'readonly',
         window: 'readonly',

@@ -6,7 +6,7 @@ import { Layout } from './layout/Layout';
 import { LoginPage } from './pages/LoginPage';
 import { StatePage } from './pages/StatePage';
 import { loadRemotes, type LoadedRemote } from './remotes';
-import { checkStoredSession, isDarkMode, logout, setDarkMode } from './session';
+import { applyDarkMode, checkStoredSession, isDarkMode, logout } from './session';
 
 type Session =
   | { status: 'checking' }
@@ -40,12 +40,11 @@ export function App() {
     if (working && !remotes) void loadRemotes().then(setRemotes);
   }, [working, remotes]);
   useEffect(() => {
-    document.body.classList.toggle('bp6-dark', session.status === 'working' && isDarkMode(session.user.id));
+    applyDarkMode(session.status === 'working' && isDarkMode(session.user.id));
   }, [session]);
 
   const exit = useCallback(() => {
     void logout().then(() => setSession({ status: 'anonymous' }));
-    setDarkMode(0, false);
   }, []);
 
   switch (session.status) {

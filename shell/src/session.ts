@@ -22,7 +22,8 @@ export async function logout() {
 
 const darkKey = (userId: number) => `darkMode:${userId}`;
 export const isDarkMode = (userId: number) => localStorage.getItem(darkKey(userId)) === '1';
+export const applyDarkMode = (on: boolean) => document.body.classList.toggle('bp6-dark', on);
 export function setDarkMode(userId: number, on: boolean) {
   localStorage.setItem(darkKey(userId), on ? '1' : '0');
-  document.body.classList.toggle('bp6-dark', on);
+  applyDarkMode(on);
 }

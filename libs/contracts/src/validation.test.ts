@@ -16,7 +16,9 @@ describe('describeIssues', () => {
   });
 
   it('tells a missing field from a wrong one', () => {
-    expect(issuesOf(ListParams, { per_page: 'ten' })).toMatch(/^неверное значение поля 'per_page'/);
+    expect(issuesOf(ListParams, { per_page: 'ten' })).toBe(
+      "неверное значение поля 'per_page': Неверный ввод: ожидалось число, получено string",
+    );
     expect(issuesOf(z.object({ id: z.number() }), {})).toBe("не заполнено поле 'id'");
   });
 });

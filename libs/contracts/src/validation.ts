@@ -1,5 +1,8 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { MESSAGES } from './messages';
+
+// Validation messages reach users inside `message`: zod speaks Russian wherever contracts are loaded.
+z.config(z.locales.ru());
 
 const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
   path.reduce<unknown>(

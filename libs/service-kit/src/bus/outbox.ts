@@ -47,6 +47,8 @@ export class Outbox {
   }
 }
 
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 type OutboxRow = { id: number; topic: string; key: string; event: EventEnvelope };
 
 /**
@@ -60,6 +62,7 @@ export class OutboxRelay {
   private stopped = true;
   private pending = false;
   private idle: Promise<void> = Promise.resolve();
+  private lastPrune = 0;
 
   constructor(
     private readonly db: Db,
@@ -104,9 +107,23 @@ export class OutboxRelay {
   private async drain() {
     try {
       while (!this.stopped && (await this.publishBatch()) === this.batchSize);
+      if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
     } catch (err) {
       this.log.warn({ err }, 'outbox relay run failed');
     }
+  }
+
+  /**
+   * Published outbox rows are kept a week for inspection; inbox marks two weeks, longer than Kafka keeps
+   * a message (7 days), so a redelivery always still finds its mark.
+   */
+  async prune() {
+    this.lastPrune = Date.now();
+    await this.db('outbox')
+      .whereNotNull('sent_at')
+      .where('sent_at', '<', this.db.raw("now() - interval '7 days'"))
+      .delete();
+    await this.db('inbox').where('handled_at', '<', this.db.raw("now() - interval '14 days'")).delete();
   }
 
   /** Publishes one batch; returns how many rows it claimed. */

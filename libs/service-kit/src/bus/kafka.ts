@@ -20,7 +20,9 @@ export function createKafka(clientId: string, brokers: string[], log: Logger): K
         const { message, ...rest } = entry;
         // The outbox relay owns retries (rows stay unsent until acknowledged), so bounded producer retries are intended.
         if (String(message).startsWith('Limiting retries for the idempotent producer')) return;
-        const method = (toPino[level as keyof typeof toPino] ?? 'info') as 'info';
+        // Protocol responses with an error (coordinator loading, leader moving) are retried by kafkajs itself.
+        const retried = level === logLevel.ERROR && String(message).startsWith('Response ');
+        const method = (retried ? 'warn' : (toPino[level as keyof typeof toPino] ?? 'info')) as 'info';
         log[method]({ kafka: rest }, String(message));
       },
   });

@@ -65,7 +65,11 @@ function createConfig(o) {
         chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
         clean: true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.js'],
+        // Contracts' ESM source, not its CommonJS build: lets webpack tree-shake zod and its locales.
+        alias: { '@caravan/contracts$': path.join(root, 'libs/contracts/src/index.ts') },
+      },
       cache: { type: 'filesystem', cacheDirectory: path.join(root, 'node_modules/.cache/webpack', o.name) },
       module: {
         rules: [

@@ -1,6 +1,6 @@
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './styles.css';
-import { createAppStore, initI18n } from '@caravan/ui-kit';
+import { createAppStore, initI18n, installIconLoader } from '@caravan/ui-kit';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -8,6 +8,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 
 initI18n();
+installIconLoader();
 const store = createAppStore();
 
 createRoot(document.getElementById('root')!).render(

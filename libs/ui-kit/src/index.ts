@@ -3,6 +3,7 @@ export * from './api';
 export * from './store';
 export * from './entityApi';
 export * from './i18n';
+export * from './icons';
 export * from './toaster';
 export * from './types';
 export * from './useServerEvents';

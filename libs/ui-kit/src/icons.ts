@@ -1,0 +1,26 @@
+import { Icons, IconSize, type IconName, type IconPaths } from '@blueprintjs/icons';
+
+/**
+ * The icons the app names (`icon="add"`), each loaded as its own tiny chunk. Blueprint's default
+ * loader fetches every icon of a size at once (~98 KB gz). Add a name here when a screen uses a new
+ * icon; an unlisted one still renders, through the full set, with a warning in the console.
+ */
+export const APP_ICONS =
+  /^(add|bank-account|caret-down|edit|globe|inbox|log-out|menu|moon|notifications|offline|path-search|people|search|translate|updated|user|time|blocked-person)$/;
+
+const loadListed = (name: string, size: number): Promise<{ default: IconPaths }> =>
+  import(
+    /* webpackInclude: /\/(add|bank-account|caret-down|edit|globe|inbox|log-out|menu|moon|notifications|offline|path-search|people|search|translate|updated|user|time|blocked-person)\.js$/ */
+    /* webpackChunkName: "icon-[request]" */
+    `@blueprintjs/icons/lib/esm/generated/${size}px/paths/${name}.js`
+  );
+
+async function loadIcon(name: IconName, size: IconSize): Promise<IconPaths> {
+  const pixels = size === IconSize.STANDARD ? 16 : 20;
+  if (APP_ICONS.test(name)) return (await loadListed(name, pixels)).default;
+  console.warn(`icon "${name}" is not in APP_ICONS (libs/ui-kit/src/icons.ts): loading the full icon set`);
+  const { getIconPaths } = await import('@blueprintjs/icons/lib/esm/allPaths.js');
+  return getIconPaths(name, size);
+}
+
+export const installIconLoader = () => Icons.setLoaderOptions({ loader: loadIcon });

@@ -119,23 +119,11 @@ function kafkaAdmin(brokers) {
   }).admin();
 }
 
-/** Creates the contracts' topics under `prefix` (the services also ensure them at start). */
+/** Creates the contracts' topics under `prefix`, with service-kit's own function (the services also do at start). */
 export async function ensureTopics(brokers, prefix = '') {
-  const { ALL_TOPICS, TOPIC_PARTITIONS } = require(path.join(root, 'libs/contracts/dist/index.js'));
-  const admin = kafkaAdmin(brokers);
-  await admin.connect();
-  try {
-    const existing = new Set(await admin.listTopics());
-    const missing = ALL_TOPICS.map((t) => prefix + t).filter((t) => !existing.has(t));
-    if (missing.length)
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: 1 })),
-      });
-    return missing;
-  } finally {
-    await admin.disconnect();
-  }
+  const kit = require(path.join(root, 'libs/service-kit/dist/index.js'));
+  const kafka = kit.createKafka('caravan-infra', brokers.split(','), kit.createLogger('infra', 'error'));
+  return kit.ensureTopics(kafka, prefix);
 }
 
 /** Deletes the topics of a test run (those under `prefix`). */

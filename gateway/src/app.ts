@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent } from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,6 +26,8 @@ import {
   kafkaBrokers,
   migrate,
   Outbox,
+  jsonErrorHandler,
+  listen,
   ProcedureRegistry,
   signIdentity,
 } from '@caravan/service-kit';
@@ -189,7 +190,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     });
   });
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 128, keepAliveMsecs: 30_000 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 128, keepAliveMsecs: 30_000 });
   const proxy = createProxyMiddleware<Request, Response>({
     router: (req) => (req as AuthedRequest).target!,
     changeOrigin: true,
@@ -278,34 +279,17 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     });
   }
 
-  app.use(
-    (err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-      if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
-        res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
-        return;
-      }
-      req.log.error({ err }, 'request failed');
-      if (!res.headersSent) res.status(500).json(fail(MESSAGES.somethingWentWrong));
-    },
-  );
+  app.use(jsonErrorHandler);
 
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.HOST}:${port}`;
-  log.info({ url }, 'gateway started');
+  const http = await listen(app, config.HOST, config.PORT, log);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       await hub.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await http.close();
       agent.destroy();
       await db.destroy();
     })());
-  return { url, db, hub, log, stop };
+  return { url: http.url, db, hub, log, stop };
 }

@@ -1,4 +1,4 @@
-import { runMain } from '@caravan/service-kit';
+import { runMain, startService } from '@caravan/service-kit';
 import { carriersService } from './app';
 
-runMain(carriersService());
+runMain('svc-carriers', () => startService(carriersService()));

@@ -1,4 +1,4 @@
-import { runMain } from '@caravan/service-kit';
+import { runMain, startService } from '@caravan/service-kit';
 import { ordersService } from './app';
 
-runMain(ordersService());
+runMain('svc-orders', () => startService(ordersService()));

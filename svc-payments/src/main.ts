@@ -1,4 +1,4 @@
-import { runMain } from '@caravan/service-kit';
+import { runMain, startService } from '@caravan/service-kit';
 import { paymentsService } from './app';
 
-runMain(paymentsService());
+runMain('svc-payments', () => startService(paymentsService()));

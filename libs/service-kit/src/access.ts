@@ -1,4 +1,5 @@
 import { isAdmin, isStaff, MESSAGES, type Identity } from '@caravan/contracts';
+import type { Knex } from 'knex';
 import { BusinessError } from './errors';
 
 /** Who may call a procedure: any working user, staff (admin or operator), or admin only. */
@@ -17,22 +18,16 @@ export function assertAccess(identity: Identity, rule: AccessRule): void {
  */
 export type Ownership = { client?: string; operator?: string };
 
-export function ownedScope(identity: Identity, ownership: Ownership) {
-  return (qb: { where: (cb: (b: WhereBuilder) => void) => unknown }) => {
-    if (isAdmin(identity)) return;
-    qb.where((b) => {
-      b.whereRaw('false');
-      if (ownership.operator && identity.roles.includes('operator'))
-        b.orWhereIn(ownership.operator, identity.operator_ids);
-      if (ownership.client && identity.roles.includes('client'))
-        b.orWhereIn(ownership.client, identity.client_ids);
-    });
-  };
+export function applyOwnership(qb: Knex.QueryBuilder, identity: Identity, ownership: Ownership): void {
+  if (isAdmin(identity)) return;
+  qb.where((b) => {
+    b.whereRaw('false');
+    if (ownership.operator && identity.roles.includes('operator'))
+      b.orWhereIn(ownership.operator, identity.operator_ids);
+    if (ownership.client && identity.roles.includes('client'))
+      b.orWhereIn(ownership.client, identity.client_ids);
+  });
 }
-type WhereBuilder = {
-  whereRaw(sql: string): WhereBuilder;
-  orWhereIn(column: string, values: readonly number[]): WhereBuilder;
-};
 
 /** May this identity put a row with these link values? (a client cannot assign a row to another client) */
 export function ownsValues(identity: Identity, ownership: Ownership, row: Record<string, unknown>): boolean {

@@ -15,7 +15,7 @@ import {
 } from '@caravan/contracts';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { ownedScope, ownsValues, type AccessRule, type Ownership } from './access';
+import { applyOwnership, ownsValues, type AccessRule, type Ownership } from './access';
 import type { Db } from './db';
 import { BusinessError } from './errors';
 import type { ProcedureContext, ProcedureRegistry } from './registry';
@@ -62,7 +62,7 @@ export class EntityStore {
 
   private scoped(db: Db, identity: Identity) {
     const q = db(this.table);
-    if (this.def.ownership) ownedScope(identity, this.def.ownership)(q as never);
+    if (this.def.ownership) applyOwnership(q, identity, this.def.ownership);
     return q;
   }
 
@@ -140,11 +140,11 @@ export class EntityStore {
     return parsed.data as Record<string, unknown>;
   }
 
-  private checkRequired(values: Record<string, unknown>) {
+  /** A create must fill every required field; a patch must not empty one it touches. */
+  private checkRequired(values: Record<string, unknown>, onlyGiven = false) {
     const { required, labels } = this.def.contract;
-    const missing = (required as string[]).filter(
-      (f) => values[f] === undefined || values[f] === null || values[f] === '',
-    );
+    const empty = (v: unknown) => v === undefined || v === null || v === '';
+    const missing = (required as string[]).filter((f) => (!onlyGiven || f in values) && empty(values[f]));
     if (missing.length)
       throw new BusinessError(missing.map((f) => MESSAGES.fieldRequired(labels[f] ?? f)).join('; '));
   }
@@ -181,10 +181,7 @@ export class EntityStore {
     const parsed = this.validate(partial, fields);
     // zod applies defaults to absent optional keys: a patch keeps only the fields it was given
     const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in fields));
-    this.checkRequired({
-      ...Object.fromEntries((this.def.contract.required as string[]).map((f) => [f, 'x'])),
-      ...given,
-    });
+    this.checkRequired(given, true);
     return ctx.db.transaction(async (trx) => {
       const row = (await this.scoped(trx, ctx.identity)
         .select(this.columns)

@@ -7,6 +7,7 @@ export * from './access';
 export * from './registry';
 export * from './entity';
 export * from './service';
+export * from './http';
 export * from './testing';
 export * from './bus/kafka';
 export * from './bus/outbox';

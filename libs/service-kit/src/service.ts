@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fail, IDENTITY_HEADER, MESSAGES, type Identity, type ServiceName } from '@caravan/contracts';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { jsonErrorHandler, listen } from './http';
 import type { Kafka, Producer } from 'kafkajs';
 import pinoHttp from 'pino-http';
 import client from 'prom-client';
@@ -155,33 +154,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   app.use((_req, res) => {
     res.status(404).json(fail('не найдено'));
   });
-  // Express 5 error handler: a malformed body is the caller's mistake, anything else is ours.
-  app.use(
-    (err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-      if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
-        res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
-        return;
-      }
-      req.log.error({ err }, 'request failed');
-      res.status(500).json(fail(MESSAGES.somethingWentWrong));
-    },
-  );
+  app.use(jsonErrorHandler);
 
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-  });
-  server.keepAliveTimeout = 65_000;
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.HOST}:${port}`;
-  log.info({ url }, 'service started');
+  const http = await listen(app, config.HOST, config.PORT, log);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await http.close();
       await Promise.all(consumers.map((c) => c.stop()));
       await relay.stop();
       await producer.disconnect();
@@ -189,26 +169,5 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log.info('service stopped');
     })());
 
-  return { ...kit, url, kafka, consumers, relay, stop };
-}
-
-/** Entry point helper: start, and stop cleanly on SIGINT / SIGTERM. */
-export function runMain(options: ServiceOptions) {
-  startService(options).then(
-    (service) => {
-      const shutdown = (signal: string) => {
-        service.log.info({ signal }, 'shutting down');
-        service.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGINT', shutdown);
-      process.once('SIGTERM', shutdown);
-    },
-    (err) => {
-      console.error(`svc-${options.name} failed to start:`, err);
-      process.exit(1);
-    },
-  );
+  return { ...kit, url: http.url, kafka, consumers, relay, stop };
 }

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fail, MESSAGES } from '@caravan/contracts';
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { Logger } from './logger';
+
+/** Express error handler: a malformed or oversized body is the caller's mistake (4xx), anything else ours (500). */
+export function jsonErrorHandler(
+  err: Error & { status?: number; type?: string },
+  req: Request,
+  res: Response,
+  _next: NextFunction,
+) {
+  if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
+    res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+    return;
+  }
+  req.log.error({ err }, 'request failed');
+  if (!res.headersSent) res.status(500).json(fail(MESSAGES.somethingWentWrong));
+}
+
+export type Listening = { server: Server; url: string; close(): Promise<void> };
+
+/** Listens; `close()` stops accepting, ends idle keep-alive sockets and resolves when the server is closed. */
+export async function listen(app: Express, host: string, port: number, log: Logger): Promise<Listening> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(port, host, () => resolve(s));
+  });
+  server.keepAliveTimeout = 65_000;
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  log.info({ url }, 'listening');
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+  return { server, url, close };
+}
+
+/** Entry point of a process: start, and stop cleanly on SIGINT / SIGTERM. */
+export function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>) {
+  start().then(
+    (running) => {
+      const shutdown = () =>
+        running.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    },
+    (err) => {
+      console.error(`${name} failed to start:`, err);
+      process.exit(1);
+    },
+  );
+}

@@ -20,6 +20,8 @@ const PORTS = {
   mf_orders: 8081 + offset,
   mf_wallet: 8082 + offset,
   mf_directories: 8083 + offset,
+  smtp: 1025 + offset,
+  mail: 1080 + offset,
 };
 const REMOTE_DIRS = { mf_orders: 'mf-orders', mf_wallet: 'mf-wallet', mf_directories: 'mf-directories' };
 const log = (...a) => console.log('[start]', ...a);
@@ -98,6 +100,7 @@ async function stop(code = 0) {
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
   );
   servers.forEach((s) => s.close());
+  await mailCatcher?.close();
   if (!kafkaWasRunning && !process.env.CARAVAN_KEEP_KAFKA) infra.stopKafka();
   await infra.stopPostgres();
   process.exit(code);
@@ -115,6 +118,12 @@ kafkaWasRunning = process.env.KAFKA_BROKERS
     );
 const database = process.env.CARAVAN_DATABASE ?? 'caravan';
 const topicPrefix = process.env.KAFKA_TOPIC_PREFIX ?? '';
+// Mail: SMTP_URL if set; else the local catcher (real SMTP), whose inbox is readable over HTTP.
+let mailCatcher = null;
+if (!process.env.SMTP_URL) {
+  const { startMailCatcher } = require('./mail-catcher.js');
+  mailCatcher = await startMailCatcher({ smtpPort: PORTS.smtp, httpPort: PORTS.mail });
+}
 const { DATABASE_URL, KAFKA_BROKERS } = await infra.up(database, {
   fresh: process.env.CARAVAN_FRESH_DB === '1',
   topicPrefix,
@@ -138,6 +147,8 @@ run('gateway', 'gateway/dist/src/main.js', {
   ...common,
   PORT: String(PORTS.gateway),
   SHELL_DIST: web ? path.join(root, 'shell/dist') : '',
+  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${PORTS.gateway}`,
+  SMTP_URL: process.env.SMTP_URL ?? mailCatcher.smtpUrl,
   SERVICE_URL_ORDERS: `http://127.0.0.1:${PORTS.orders}`,
   SERVICE_URL_PAYMENTS: `http://127.0.0.1:${PORTS.payments}`,
   SERVICE_URL_CARRIERS: `http://127.0.0.1:${PORTS.carriers}`,
@@ -159,5 +170,6 @@ console.log(`
     waiting   waiting@caravan.local   (not yet approved)
 
   remotes: mf-orders :${PORTS.mf_orders}  mf-wallet :${PORTS.mf_wallet}  mf-directories :${PORTS.mf_directories}
+  mail:    ${mailCatcher ? `caught by the local catcher, read them at ${mailCatcher.httpUrl}/messages` : `sent through ${process.env.SMTP_URL}`}
   Ctrl-C stops everything.
 `);

@@ -1,4 +1,4 @@
-import { baseColumns, type Migration } from '@caravan/service-kit';
+import { baseColumns, kitMigrations, type Migration } from '@caravan/service-kit';
 
 /** The identity schema: users, sessions, user↔client and user↔operator links, login attempts. */
 export const migrations: Migration[] = [
@@ -52,4 +52,25 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_email_tokens',
+    async up(db, schema) {
+      await db.schema.withSchema(schema).alterTable('user_table', (t) => {
+        t.timestamp('email_confirmed_at', { useTz: true });
+      });
+      // users created before email confirmation existed (seeded) count as confirmed
+      await db(`${schema}.user_table`).update({ email_confirmed_at: db.fn.now() });
+      await db.schema.withSchema(schema).createTable('email_token', (t) => {
+        t.bigIncrements('id').primary();
+        t.bigInteger('user_id').notNullable().references('id').inTable(`${schema}.user_table`);
+        t.string('purpose', 20).notNullable();
+        t.string('token_hash', 64).notNullable().unique();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true });
+      });
+    },
+  },
+  // history (who changed which user field) and the outbox for the generic entity helpers
+  ...kitMigrations,
 ];

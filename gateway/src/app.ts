@@ -6,8 +6,12 @@ import {
   AUTH_HEADER,
   fail,
   IDENTITY_HEADER,
+  EmailTokenParams,
   LoginParams,
   MESSAGES,
+  NewPasswordParams,
+  RecoveryParams,
+  RegistrationParams,
   ok,
   ownerOfMethod,
   ownerOfPath,
@@ -37,7 +41,15 @@ import pinoHttp from 'pino-http';
 import { z } from 'zod';
 import { migrations } from '../migrations';
 import { loadGatewayConfig } from './config';
+import { createMailer } from './adapters/mail/mailer';
 import { login } from './domain/login';
+import {
+  confirmEmail,
+  register,
+  requestRecovery,
+  setNewPassword,
+  type Registration,
+} from './domain/registration';
 import { identityOf, Sessions, type UserRow } from './domain/sessions';
 import { registerUserProcedures, toCurrentUser } from './procedures/user';
 import { seedUsers } from './seed';
@@ -64,6 +76,8 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     demoPassword: config.DEMO_PASSWORD,
   });
 
+  const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM, log);
+  const registration: Registration = { db, mailer, publicUrl: config.PUBLIC_URL, log };
   const sessions = new Sessions(db, {
     idleHours: config.SESSION_IDLE_HOURS,
     absoluteDays: config.SESSION_ABSOLUTE_DAYS,
@@ -135,6 +149,48 @@ export async function startGateway(env?: Record<string, string | undefined>) {
       else throw err;
     }
   });
+
+  /** A public JSON endpoint: params checked by the schema, a refusal in words, the reply `{ok, result, message}`. */
+  const publicCall =
+    <P>(schema: z.ZodType<P>, handler: (params: P, req: Request) => Promise<string>) =>
+    async (req: Request, res: Response) => {
+      const parsed = schema.safeParse(req.body);
+      if (!parsed.success) {
+        res.json(fail(describeIssues(parsed.error.issues, req.body)));
+        return;
+      }
+      try {
+        const message = await handler(parsed.data, req);
+        res.json(ok(message, message));
+      } catch (err) {
+        if (err instanceof BusinessError) res.json(fail(err.message));
+        else throw err;
+      }
+    };
+  const smallJson = express.json({ limit: '10kb' });
+  app.post(
+    '/api/register',
+    smallJson,
+    publicCall(RegistrationParams, (p) => register(registration, p)),
+  );
+  app.post(
+    '/api/check_user_email',
+    smallJson,
+    publicCall(EmailTokenParams, (p) => confirmEmail(registration, p.token)),
+  );
+  app.post(
+    '/api/recover_password',
+    smallJson,
+    publicCall(RecoveryParams, (p) => requestRecovery(registration, p.login)),
+  );
+  app.post(
+    '/api/email_auth_recover_password',
+    smallJson,
+    publicCall(NewPasswordParams, (p) => setNewPassword(registration, p.token, p.password)),
+  );
+
+  const refuseNotWorking = (res: Response, user: UserRow) =>
+    res.status(403).json(fail(user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
 
   /** Session check on every call: Auth-token header, or authToken in the query for EventSource. */
   const authenticate =
@@ -215,7 +271,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   const CallBody = z.object({ method: z.string().min(1).max(100), params: z.unknown().optional() });
   app.post(
     '/api/call_pg_func',
-    authenticate(false),
+    authenticate(true),
     express.json({ limit: '5mb' }),
     async (req, res, next) => {
       const body = CallBody.safeParse(req.body);
@@ -223,12 +279,17 @@ export async function startGateway(env?: Record<string, string | undefined>) {
         res.json(fail(MESSAGES.invalidParams));
         return;
       }
+      // Users who are not working may only ask who they are (the shell then shows their page).
+      const r = req as AuthedRequest;
+      if (r.user.state !== 'working' && body.data.method !== 'user_current') {
+        refuseNotWorking(res, r.user);
+        return;
+      }
       const owner = ownerOfMethod(body.data.method);
       if (!owner) {
         res.json(fail(MESSAGES.unknownMethod(body.data.method)));
         return;
       }
-      const r = req as AuthedRequest;
       if (owner === 'gateway') {
         const ctx = { identity: r.identity, db, log: req.log, requestId: String(req.id), outbox };
         const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
@@ -287,6 +348,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   const stop = () =>
     (stopping ??= (async () => {
       await hub.stop();
+      mailer.close();
       await http.close();
       agent.destroy();
       await db.destroy();

@@ -10,6 +10,11 @@ export const GatewayEnv = {
   REMOTE_URL_MF_WALLET: z.url().default('http://127.0.0.1:8082'),
   REMOTE_URL_MF_DIRECTORIES: z.url().default('http://127.0.0.1:8083'),
   SHELL_DIST: z.string().default(''),
+  /** Where the browser reaches the product: the base of the links in mails. */
+  PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+  /** SMTP server for mail; locally the mail catcher of deploy/local. */
+  SMTP_URL: z.string().default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().default('Caravan <no-reply@caravan.local>'),
   ADMIN_EMAIL: z.email().default('admin@caravan.local'),
   ADMIN_PASSWORD: z.string().min(7).default('caravan-admin'),
   DEMO_PASSWORD: z.string().min(7).default('caravan123'),

@@ -3,11 +3,13 @@ import { carriersService } from '../../svc-carriers/src/app';
 import { ordersService } from '../../svc-orders/src/app';
 import { paymentsService } from '../../svc-payments/src/app';
 import { startGateway } from '../src/app';
+import { startMailCatcher } from '../../deploy/local/mail-catcher';
 
 export type System = {
   url: string;
   services: RunningService[];
   gateway: Awaited<ReturnType<typeof startGateway>>;
+  mail: Awaited<ReturnType<typeof startMailCatcher>>;
   stop(): Promise<void>;
 };
 
@@ -20,19 +22,23 @@ export async function startSystem(): Promise<System> {
     startService(carriersService(env)),
   ]);
   const [orders, payments, carriers] = services as [RunningService, RunningService, RunningService];
+  const mail = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   const gateway = await startGateway({
     ...env,
     SERVICE_URL_ORDERS: orders.url,
     SERVICE_URL_PAYMENTS: payments.url,
     SERVICE_URL_CARRIERS: carriers.url,
     LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    SMTP_URL: mail.smtpUrl,
   });
   return {
     url: gateway.url,
     services,
     gateway,
+    mail,
     async stop() {
       await gateway.stop();
+      await mail.close();
       await Promise.all(services.map((s) => s.stop()));
     },
   };

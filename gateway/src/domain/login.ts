@@ -1,4 +1,4 @@
-import { MESSAGES } from '@caravan/contracts';
+import { MESSAGES, USER_MESSAGES } from '@caravan/contracts';
 import { BusinessError, type Db } from '@caravan/service-kit';
 import { DUMMY_HASH_PROMISE, verifyPassword } from './passwords';
 import type { Sessions, UserRow } from './sessions';
@@ -37,5 +37,7 @@ export async function login(
   const valid = await verifyPassword(password, user?.password_hash ?? (await DUMMY_HASH_PROMISE));
   await db('login_attempt').insert({ email: normalized, ip, success: Boolean(user && valid) });
   if (!user || !valid) throw new BusinessError(MESSAGES.wrongCredentials);
+  // told only to someone who knows the password
+  if (!user.email_confirmed_at) throw new BusinessError(USER_MESSAGES.emailNotConfirmed);
   return { token: await sessions.create(user.id, ip), user };
 }

@@ -13,6 +13,7 @@ export type UserRow = {
   state: UserState;
   options: Record<string, unknown>;
   deleted: boolean;
+  email_confirmed_at: Date | null;
 };
 
 export type SessionPolicy = { idleHours: number; absoluteDays: number };

@@ -1,5 +1,5 @@
-import { ListParams, type CurrentUser } from '@caravan/contracts';
-import { BusinessError, type ProcedureRegistry } from '@caravan/service-kit';
+import { clientUserLink, operatorUserLink, ProfileParams, user, type CurrentUser } from '@caravan/contracts';
+import { BusinessError, registerEntity, type ProcedureRegistry } from '@caravan/service-kit';
 import { z } from 'zod';
 import { fullName, type UserRow } from '../domain/sessions';
 
@@ -12,50 +12,41 @@ export const toCurrentUser = (u: UserRow): CurrentUser => ({
   options: { state: u.state, settings: (u.options?.settings as Record<string, unknown>) ?? {} },
 });
 
-const USER_COLUMNS = [
-  'id',
-  'email',
-  'first_name',
-  'last_name',
-  'phone',
-  'roles',
-  'state',
-  'telegram_id',
-  'deleted',
-  'created_at',
-];
-
-/** The gateway's own procedures (identity). The user directory grows with the identity work. */
+/**
+ * The gateway's own procedures: the current user, the user directory and the user↔client /
+ * user↔operator links (admin only, through the generic helpers: history included), and the profile.
+ */
 export function registerUserProcedures(registry: ProcedureRegistry) {
+  const users = registerEntity(registry, {
+    contract: user,
+    table: 'user_table',
+    read: 'admin',
+    write: 'admin',
+    readonlyColumns: ['email_confirmed_at'],
+  });
+  registerEntity(registry, { contract: clientUserLink, read: 'admin', write: 'admin' });
+  registerEntity(registry, { contract: operatorUserLink, read: 'admin', write: 'admin' });
+
   registry.register({
     name: 'user_current',
     params: z.strictObject({}),
-    access: 'any',
+    access: 'self',
     handler: async (ctx) => {
-      const user: UserRow | undefined = await ctx
-        .db('user_table')
-        .where({ id: ctx.identity.user_id })
-        .first();
-      if (!user) throw new BusinessError('пользователь не найден');
-      return toCurrentUser(user);
+      const row: UserRow | undefined = await ctx.db('user_table').where({ id: ctx.identity.user_id }).first();
+      if (!row) throw new BusinessError('пользователь не найден');
+      return toCurrentUser(row);
     },
   });
+
+  // Every user edits their own name, phone and photo; nothing else, and nobody else's.
   registry.register({
-    name: 'user_list',
-    params: ListParams,
-    access: 'admin',
+    name: 'profile_update',
+    params: ProfileParams,
+    access: 'any',
     handler: async (ctx, p) => {
-      const q = ctx.db('user_table').where({ deleted: p.deleted });
-      const search = (p.search ?? p.search_text)?.trim();
-      if (search)
-        q.where((b) => b.whereILike('email', `%${search}%`).orWhereILike('last_name', `%${search}%`));
-      const total = await q.clone().count({ n: '*' }).first();
-      const items = await q
-        .select(USER_COLUMNS)
-        .orderBy('id', 'desc')
-        .limit(p.per_page)
-        .offset((p.page - 1) * p.per_page);
-      return { items, total: Number(total?.n ?? 0), page: p.page, per_page: p.per_page };
+      await users.update(ctx, { id: ctx.identity.user_id, ...p });
+      const row: UserRow = await ctx.db('user_table').where({ id: ctx.identity.user_id }).first();
+      return toCurrentUser(row);
     },
   });
 }

@@ -48,6 +48,7 @@ export const GENERIC_SUFFIXES = ['_list', '_get_by_id', '_update', '_history'] a
 /** Methods beyond the generic four (spec §7 of orders-payments-calls, §4 of product-core). */
 const SPECIAL_METHODS: Record<string, Owner> = {
   user_current: 'gateway',
+  profile_update: 'gateway',
   client_order_buyout_waiting: 'orders',
   client_order_created: 'orders',
   client_order_consolidate: 'orders',
@@ -76,6 +77,10 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/login': 'gateway',
   '/api/logout': 'gateway',
   '/api/user_current': 'gateway',
+  '/api/register': 'gateway',
+  '/api/recover_password': 'gateway',
+  '/api/check_user_email': 'gateway',
+  '/api/email_auth_recover_password': 'gateway',
   '/api/sse': 'gateway',
   '/api/remotes': 'gateway',
   '/api/call_pg_func': 'gateway',

@@ -2,10 +2,14 @@ import { isAdmin, isStaff, MESSAGES, type Identity } from '@caravan/contracts';
 import type { Knex } from 'knex';
 import { BusinessError } from './errors';
 
-/** Who may call a procedure: any working user, staff (admin or operator), or admin only. */
-export type AccessRule = 'any' | 'staff' | 'admin';
+/**
+ * Who may call a procedure: any working user, staff (admin or operator), admin only, or 'self': any
+ * signed-in user whatever their state (only for asking who one is).
+ */
+export type AccessRule = 'any' | 'staff' | 'admin' | 'self';
 
 export function assertAccess(identity: Identity, rule: AccessRule): void {
+  if (rule === 'self') return;
   if (identity.state !== 'working') throw new BusinessError(MESSAGES.accessDenied);
   if (rule === 'admin' && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
   if (rule === 'staff' && !isStaff(identity)) throw new BusinessError(MESSAGES.staffOnly);

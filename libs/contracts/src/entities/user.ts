@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Role, UserState } from '../roles';
+import { defineEntityContract, type BaseRow } from './common';
 
 /** The current user as the shell receives it (spec §3). */
 export const CurrentUser = z.object({
@@ -15,7 +16,121 @@ export const CurrentUser = z.object({
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
+/** Spec §5: a loose email pattern. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MIN_LENGTH = 7;
+
+/** Spec §5/§9: '+' then 11 digits; valid only with length 12 and '7' as the second character. */
+export const isValidPhone = (phone: string) =>
+  phone.length === 12 && phone[1] === '7' && /^\+\d{11}$/.test(phone);
+export const PHONE_MESSAGE = 'введите корректный номер';
+export const Phone = z.string().trim().refine(isValidPhone, PHONE_MESSAGE);
+
+export const USER_MESSAGES = {
+  invalidEmail: 'введите корректный email',
+  passwordTooShort: `пароль должен быть не короче ${PASSWORD_MIN_LENGTH} символов`,
+  /** The spec's own (untranslated) key for a mismatched repeat. */
+  wrongRepeat: 'wrong repeat',
+  registrationSent:
+    'Письмо со ссылкой для подтверждения отправлено на указанный email. Перейдите по ссылке, чтобы завершить регистрацию.',
+  recoverySent: 'Если этот email зарегистрирован, на него отправлено письмо со ссылкой для смены пароля.',
+  linkInactive:
+    'Ссылка больше не активна: либо email уже подтверждён, либо срок действия ссылки истёк и регистрацию нужно пройти заново.',
+  recoveryLinkInactive: 'Ссылка для смены пароля больше не активна. Запросите восстановление пароля ещё раз.',
+  emailConfirmed: 'Email подтверждён. Администратор проверит заявку и откроет доступ.',
+  passwordChanged: 'Пароль изменён. Войдите с новым паролем.',
+  emailNotConfirmed: 'Email не подтверждён: перейдите по ссылке из письма, отправленного при регистрации.',
+} as const;
+
+const Email = z.string().trim().toLowerCase().max(320).regex(EMAIL_PATTERN, USER_MESSAGES.invalidEmail);
+const Password = z.string().min(PASSWORD_MIN_LENGTH, USER_MESSAGES.passwordTooShort).max(200);
+const Name = (label: string) => z.string().trim().min(1, `не заполнено поле '${label}'`).max(100);
+
 export const LoginParams = z.strictObject({
   login: z.string().trim().min(3).max(320),
   password: z.string().min(1).max(200),
 });
+
+/** Registration form (spec §3): login (email), password, passwordRepeat, last_name, first_name. */
+export const RegistrationParams = z
+  .strictObject({
+    login: Email,
+    password: Password,
+    passwordRepeat: z.string(),
+    first_name: Name('имя'),
+    last_name: Name('фамилия'),
+  })
+  .refine((p) => p.password === p.passwordRepeat, {
+    message: USER_MESSAGES.wrongRepeat,
+    path: ['passwordRepeat'],
+  });
+
+export const RecoveryParams = z.strictObject({ login: Email });
+export const EmailTokenParams = z.strictObject({ token: z.string().min(20).max(200) });
+export const NewPasswordParams = z
+  .strictObject({ token: z.string().min(20).max(200), password: Password, passwordRepeat: z.string() })
+  .refine((p) => p.password === p.passwordRepeat, {
+    message: USER_MESSAGES.wrongRepeat,
+    path: ['passwordRepeat'],
+  });
+
+/** The user record an admin edits (spec §3). The password never travels through it. */
+export const user = defineEntityContract({
+  name: 'user',
+  title: 'пользователи',
+  fields: z.strictObject({
+    email: Email,
+    first_name: z.string().trim().max(100).default(''),
+    last_name: z.string().trim().max(100).default(''),
+    grade: z.string().trim().max(100).default(''),
+    phone: Phone.nullable().default(null),
+    photo: z.string().max(2000).nullable().default(null),
+    roles: z.array(Role).default([]),
+    state: UserState.default('waiting_auth'),
+    telegram_id: z.string().trim().max(50).nullable().default(null),
+  }),
+  labels: {
+    email: 'email',
+    first_name: 'имя',
+    last_name: 'фамилия',
+    grade: 'должность',
+    phone: 'телефон',
+    photo: 'фото',
+    roles: 'роли',
+    state: 'состояние',
+    telegram_id: 'telegram_id',
+  },
+  required: ['email'],
+  searchFields: ['email', 'first_name', 'last_name'],
+});
+export type User = BaseRow & z.infer<typeof user.fields>;
+
+/** What a user may change of themselves on /profile (spec §2). No defaults: absent fields stay as they are. */
+export const ProfileParams = z
+  .strictObject({
+    first_name: z.string().trim().max(100),
+    last_name: z.string().trim().max(100),
+    phone: Phone.nullable(),
+    photo: z.string().max(2000).nullable(),
+  })
+  .partial();
+
+const link = (name: string, title: string, column: 'client_id' | 'operator_id', label: string) =>
+  defineEntityContract({
+    name,
+    title,
+    fields: z.strictObject({
+      [column]: z.number().int().positive(),
+      user_table_id: z.number().int().positive(),
+    }),
+    labels: { [column]: label, user_table_id: 'пользователь' },
+    required: [column, 'user_table_id'],
+    searchFields: [],
+  });
+export const clientUserLink = link('client_user_link', 'связи пользователь-клиент', 'client_id', 'клиент');
+export const operatorUserLink = link(
+  'operator_user_link',
+  'связи пользователь-оператор',
+  'operator_id',
+  'оператор',
+);

@@ -1,0 +1,14 @@
+export type CaughtMail = {
+  id: number;
+  to: string[];
+  subject: string;
+  text: string;
+  links: string[];
+  date: string;
+};
+export function startMailCatcher(options?: { host?: string; smtpPort?: number; httpPort?: number }): Promise<{
+  messages: CaughtMail[];
+  smtpUrl: string;
+  httpUrl: string;
+  close(): Promise<unknown>;
+}>;

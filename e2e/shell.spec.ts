@@ -18,7 +18,7 @@ test('the admin logs in and opens a page of each remote', async ({ page }) => {
   await menu.getByText('страны').click();
   await expect(page.getByRole('heading', { name: 'Страны' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Китай' }).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/admin-countries.png' });
+  await page.screenshot({ path: test.info().outputPath('admin-countries.png') });
 });
 
 test('a record created in a remote is there after reload', async ({ page }) => {
@@ -78,7 +78,7 @@ test('with one remote unreachable the shell still works and shows a placeholder'
 
   await page.goto('/country');
   await expect(page.getByText('Раздел «справочники» временно недоступен')).toBeVisible();
-  await page.screenshot({ path: 'test-results/remote-unreachable.png' });
+  await page.screenshot({ path: test.info().outputPath('remote-unreachable.png') });
 
   await menu.getByText('клиенты').click();
   await expect(page.getByRole('heading', { name: 'Клиенты' })).toBeVisible();

@@ -2,7 +2,9 @@ import { NonIdealState, Spinner } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
 import { clearAuthToken, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
 import { useCallback, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { Layout } from './layout/Layout';
+import { CheckUserEmailPage, RecoverPasswordPage } from './pages/auth/LinkPages';
 import { LoginPage } from './pages/LoginPage';
 import { StatePage } from './pages/StatePage';
 import { loadRemotes, type LoadedRemote } from './remotes';
@@ -21,7 +23,15 @@ const sessionOf = (user: CurrentUser | null): Session => {
   return { status: 'blocked', user };
 };
 
+/** The mailed links render without the login page and without a session (spec §2). */
 export function App() {
+  const { pathname } = useLocation();
+  if (pathname === '/check_user_email') return <CheckUserEmailPage />;
+  if (pathname === '/email_auth_recover_password') return <RecoverPasswordPage />;
+  return <SessionApp />;
+}
+
+function SessionApp() {
   const [session, setSession] = useState<Session>({ status: 'checking' });
   const [remotes, setRemotes] = useState<LoadedRemote[] | null>(null);
 
@@ -61,7 +71,12 @@ export function App() {
       );
     case 'working':
       return remotes ? (
-        <Layout user={session.user} remotes={remotes} onExit={exit} />
+        <Layout
+          user={session.user}
+          remotes={remotes}
+          onExit={exit}
+          onUserChanged={(user) => setSession({ status: 'working', user })}
+        />
       ) : (
         <NonIdealState icon={<Spinner />} title="загрузка разделов…" />
       );

@@ -8,6 +8,7 @@ export type UserRow = {
   password_hash: string;
   first_name: string;
   last_name: string;
+  phone: string | null;
   photo: string | null;
   roles: string[];
   state: UserState;

@@ -17,6 +17,7 @@ import {
   type IconName,
 } from '@blueprintjs/core';
 import { REMOTES, type CurrentUser } from '@caravan/contracts';
+import { isAdmin } from './menu';
 import { RemoteBoundary, RemotePlaceholder } from '@caravan/ui-kit';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,15 +25,22 @@ import { Link, Route, Routes, useLocation, useNavigate } from 'react-router-dom'
 import { HomePage } from '../pages/HomePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { ProfilePage } from '../pages/ProfilePage';
+import { UserPage } from '../pages/users/UserPage';
+import { UsersPage } from '../pages/users/UsersPage';
 import type { LoadedRemote } from '../remotes';
 import { isDarkMode, setDarkMode } from '../session';
 import { Logo } from './Logo';
 import { allowed, buildMenu, groupByFolder } from './menu';
 
-type Props = { user: CurrentUser; remotes: LoadedRemote[]; onExit(): void };
+type Props = {
+  user: CurrentUser;
+  remotes: LoadedRemote[];
+  onExit(): void;
+  onUserChanged(user: CurrentUser): void;
+};
 
 /** Header, side menu, notification drawer and the routed area where the remotes render. */
-export function Layout({ user, remotes, onExit }: Props) {
+export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -142,7 +150,12 @@ export function Layout({ user, remotes, onExit }: Props) {
         <main className="caravan-main">
           <Routes>
             <Route path="/" element={<HomePage user={user} entries={entries} />} />
-            <Route path="/profile" element={<ProfilePage user={user} onExit={onExit} />} />
+            <Route
+              path="/profile"
+              element={<ProfilePage user={user} onExit={onExit} onSaved={onUserChanged} />}
+            />
+            {isAdmin(user) && <Route path="/users" element={<UsersPage />} />}
+            {isAdmin(user) && <Route path="/users/:id" element={<UserPage />} />}
             {remotes.flatMap((remote) =>
               remote.status === 'ready'
                 ? remote.routes

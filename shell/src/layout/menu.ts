@@ -17,8 +17,17 @@ export const allowed = (user: CurrentUser, roles: readonly Role[]) =>
  * The side menu from the remotes' routes, filtered by the user's roles and the folder's roles. A remote
  * that failed to load shows one disabled entry, so its area says it is unavailable.
  */
+export const isAdmin = (user: CurrentUser) => user.role.includes('admin');
+
+/** Routes the shell itself serves (spec §2: users are admin only). */
+const SHELL_ENTRIES: (MenuEntry & { roles: Role[] })[] = [
+  { path: 'users', label: 'пользователи', folder: 'admin', icon: 'people', roles: ['admin'] },
+];
+
 export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry[] {
-  const entries: MenuEntry[] = [];
+  const entries: MenuEntry[] = SHELL_ENTRIES.filter((e) => allowed(user, e.roles)).map(
+    ({ roles: _roles, ...entry }) => entry,
+  );
   for (const remote of remotes) {
     if (remote.status === 'failed') {
       entries.push({

@@ -1,28 +1,75 @@
-import { Button, Card, H3, HTMLTable } from '@blueprintjs/core';
-import type { CurrentUser } from '@caravan/contracts';
+import { Button, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
+import { PHONE_MESSAGE, isValidPhone, MESSAGES, type CurrentUser } from '@caravan/contracts';
+import { toast } from '@caravan/ui-kit';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useProfileUpdateMutation } from '../api/users';
 
-/** Profile in read-only form; editing (name, phone, photo) arrives with the identity work. */
-export function ProfilePage({ user, onExit }: { user: CurrentUser; onExit(): void }) {
+type Props = { user: CurrentUser; onExit(): void; onSaved(user: CurrentUser): void };
+
+/** /profile (spec §2): first name, last name, phone (+7 rule), photo, exit. */
+export function ProfilePage({ user, onExit, onSaved }: Props) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState({
+    first_name: user.first_name,
+    last_name: user.last_name,
+    phone: user.phone ?? '',
+    photo: user.avatar ?? '',
+  });
+  const [phoneError, setPhoneError] = useState<string | undefined>();
+  const [save, { isLoading }] = useProfileUpdateMutation();
+  const set = (field: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const phone = values.phone.replace(/[\s()-]/g, '');
+    if (phone && !isValidPhone(phone)) return setPhoneError(PHONE_MESSAGE);
+    setPhoneError(undefined);
+    try {
+      const updated = await save({
+        first_name: values.first_name,
+        last_name: values.last_name,
+        photo: values.photo || null,
+        phone: phone || null,
+      }).unwrap();
+      onSaved(updated);
+      void toast(MESSAGES.changesSaved, 'success');
+    } catch (err) {
+      void toast((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
+    }
+  };
+
   return (
-    <Card>
-      <H3>Профиль</H3>
-      <HTMLTable>
-        <tbody>
-          <tr>
-            <th>имя</th>
-            <td>{user.fullname}</td>
-          </tr>
-          <tr>
-            <th>email</th>
-            <td>{user.email}</td>
-          </tr>
-          <tr>
-            <th>роли</th>
-            <td>{user.role.join(', ')}</td>
-          </tr>
-        </tbody>
-      </HTMLTable>
-      <Button icon="log-out" text="выход" onClick={onExit} style={{ marginTop: 12 }} />
+    <Card style={{ maxWidth: 520 }}>
+      <H3>{t('profile.title')}</H3>
+      <p className="bp6-text-muted">{user.email}</p>
+      <form onSubmit={submit}>
+        <FormGroup label={t('profile.firstName')} labelFor="profile-first-name">
+          <InputGroup id="profile-first-name" value={values.first_name} onValueChange={set('first_name')} />
+        </FormGroup>
+        <FormGroup label={t('profile.lastName')} labelFor="profile-last-name">
+          <InputGroup id="profile-last-name" value={values.last_name} onValueChange={set('last_name')} />
+        </FormGroup>
+        <FormGroup
+          label={t('profile.phone')}
+          labelFor="profile-phone"
+          helperText={phoneError}
+          intent={phoneError ? 'danger' : 'none'}
+        >
+          <InputGroup
+            id="profile-phone"
+            placeholder="+79001234567"
+            value={values.phone}
+            onValueChange={set('phone')}
+            intent={phoneError ? 'danger' : 'none'}
+          />
+        </FormGroup>
+        <FormGroup label={t('profile.photo')} labelFor="profile-photo">
+          <InputGroup id="profile-photo" value={values.photo} onValueChange={set('photo')} />
+        </FormGroup>
+        <Button type="submit" intent="primary" text={t('common.save')} loading={isLoading} />
+        <Button icon="log-out" text={t('layout.exit')} onClick={onExit} style={{ marginLeft: 8 }} />
+      </form>
     </Card>
   );
 }

@@ -7,6 +7,9 @@ export const CurrentUser = z.object({
   id: z.number(),
   email: z.string(),
   fullname: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string().nullable(),
   avatar: z.string().nullable(),
   role: z.array(Role),
   options: z.object({

@@ -95,3 +95,28 @@ test('dark mode and English can be switched from the user menu', async ({ page }
   await page.reload();
   await expect(page.locator('body')).toHaveClass(/bp6-dark/);
 });
+
+test('a visitor reads about the service and browses the 25-item catalogue with the seller details', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'О сервисе' }).click();
+  const about = page.getByRole('dialog', { name: 'О сервисе' });
+  for (const tab of [
+    'Как заказать',
+    'Оплата',
+    'Доставка',
+    'Возврат',
+    'Контакты',
+    'Политика конфиденциальности',
+    'Публичная оферта',
+  ])
+    await expect(about.getByRole('tab', { name: tab })).toBeVisible();
+  await about.getByRole('tab', { name: 'Оплата' }).click();
+  await expect(about.getByText(/2,5% для карты/)).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Каталог' }).click();
+  await expect(page.getByTestId('catalogue-item')).toHaveCount(25);
+  await expect(page.getByRole('dialog', { name: 'Каталог' })).toContainText('ИНН 7701234567');
+});

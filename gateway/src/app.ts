@@ -42,6 +42,7 @@ import { z } from 'zod';
 import { migrations } from '../migrations';
 import { loadGatewayConfig } from './config';
 import { createMailer } from './adapters/mail/mailer';
+import { CATALOGUE } from './catalogue';
 import { login } from './domain/login';
 import {
   confirmEmail,
@@ -118,6 +119,9 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   );
   app.get('/api/healthz', (_req, res) => {
     res.json(ok('alive'));
+  });
+  app.get('/api/catalogue', (_req, res) => {
+    res.json(ok(CATALOGUE));
   });
   app.get('/api/remotes', (_req, res) => {
     res.json(ok(remotes));

@@ -83,6 +83,7 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/email_auth_recover_password': 'gateway',
   '/api/sse': 'gateway',
   '/api/remotes': 'gateway',
+  '/api/catalogue': 'gateway',
   '/api/call_pg_func': 'gateway',
 
   '/api/client_order_excel_import': 'orders',

@@ -18,7 +18,7 @@ import {
 } from '@blueprintjs/core';
 import { REMOTES, type CurrentUser } from '@caravan/contracts';
 import { isAdmin } from './menu';
-import { RemoteBoundary, RemotePlaceholder } from '@caravan/ui-kit';
+import { RemoteBoundary, RemotePlaceholder, useServerEvents } from '@caravan/ui-kit';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
@@ -29,6 +29,7 @@ import { UserPage } from '../pages/users/UserPage';
 import { UsersPage } from '../pages/users/UsersPage';
 import type { LoadedRemote } from '../remotes';
 import { isDarkMode, setDarkMode } from '../session';
+import { Crumbs } from './Crumbs';
 import { Logo } from './Logo';
 import { allowed, buildMenu, groupByFolder } from './menu';
 
@@ -50,7 +51,9 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
   const entries = useMemo(() => buildMenu(user, remotes), [user, remotes]);
   const { top, folders } = groupByFolder(entries);
   const isClient = user.role.includes('client');
-  const unread = 0; // the notification list arrives with the orders work; the badge is wired here
+  // The notification list arrives with the orders work; the badge already counts what the server pushes.
+  const [unread, setUnread] = useState(0);
+  useServerEvents('notification', undefined, () => setUnread((n) => n + 1), t('sse.failed'));
 
   const toggleDark = () => {
     setDarkMode(user.id, !dark);
@@ -148,6 +151,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
           </nav>
         )}
         <main className="caravan-main">
+          <Crumbs entries={entries} />
           <Routes>
             <Route path="/" element={<HomePage user={user} entries={entries} />} />
             <Route

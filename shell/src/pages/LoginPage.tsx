@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Logo } from '../layout/Logo';
 import { RecoveryForm } from './auth/RecoveryForm';
 import { RegistrationForm } from './auth/RegistrationForm';
+import { VisitorLinks } from './auth/VisitorDialogs';
 
 type Mode = 'login' | 'register' | 'recover';
 
@@ -39,6 +40,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn(user: CurrentUser): void 
               <Button key={m} text={titles[m]} onClick={() => setMode(m)} />
             ))}
         </ButtonGroup>
+        <VisitorLinks />
       </Card>
     </div>
   );

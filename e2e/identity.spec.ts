@@ -90,6 +90,9 @@ test('dark mode and English can be switched from the user menu', async ({ page }
   await page.getByText('English').click();
   await expect(page.getByRole('heading', { name: 'Hello, Администратор!' })).toBeVisible();
   await page.goto('/country');
+  await expect(page.getByRole('heading', { name: 'Countries' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'menu' }).getByText('countries')).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'title (English)' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'add' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('dark-english.png') });
   await page.reload();

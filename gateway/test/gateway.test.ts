@@ -44,6 +44,27 @@ describe('login and sessions', () => {
     expect((await call(system.url, b, 'country_list')).body.ok).toBe(true);
   });
 
+  it('ends a session idle for longer than the idle limit, and any session past its absolute expiry', async () => {
+    const idle = (await login(system.url, 'client2@caravan.local', 'caravan123')).result.token;
+    const old = (await login(system.url, 'client2@caravan.local', 'caravan123')).result.token;
+    const db = system.gateway.db;
+    const client2Id = db('user_table').select('id').where({ email: 'client2@caravan.local' });
+    // the two newest sessions of client2: `old` then `idle`
+    const [second, first] = (await db('session')
+      .whereIn('user_id', client2Id)
+      .orderBy('id', 'desc')
+      .limit(2)) as { id: number }[];
+    await db('session')
+      .where({ id: first!.id })
+      .update({ last_seen_at: db.raw("now() - interval '169 hours'") });
+    await db('session')
+      .where({ id: second!.id })
+      .update({ expires_at: db.raw("now() - interval '1 minute'") });
+    expect((await call(system.url, idle, 'country_list')).status).toBe(401);
+    expect((await call(system.url, old, 'country_list')).status).toBe(401);
+    expect((await call(system.url, client2, 'country_list')).status).toBe(200);
+  });
+
   it('refuses calls without a token', async () => {
     expect((await call(system.url, null, 'country_list')).status).toBe(401);
   });

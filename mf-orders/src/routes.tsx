@@ -1,11 +1,14 @@
-import type { RemoteRoute } from '@caravan/ui-kit';
+import { addTranslations, type RemoteRoute } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
 /** Order-side screens; orders and positions arrive with the orders work. */
+addTranslations('ru', { menu: { client: 'клиенты' }, pages: { client: 'Клиенты' } });
+addTranslations('en', { menu: { client: 'clients' }, pages: { client: 'Clients' } });
+
 const routes: RemoteRoute[] = [
   {
     path: 'client',
-    label: 'клиенты',
+    label: 'menu.client',
     folder: 'client',
     roles: ['admin', 'client'],
     icon: 'people',

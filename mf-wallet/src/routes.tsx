@@ -1,11 +1,14 @@
-import type { RemoteRoute } from '@caravan/ui-kit';
+import { addTranslations, type RemoteRoute } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
 /** Wallet screens; the header widget and payment dialogs arrive with the payments work. */
+addTranslations('ru', { menu: { wallet: 'кошельки' }, pages: { wallet: 'Кошельки' } });
+addTranslations('en', { menu: { wallet: 'wallets' }, pages: { wallet: 'Wallets' } });
+
 const routes: RemoteRoute[] = [
   {
     path: 'wallet',
-    label: 'кошельки',
+    label: 'menu.wallet',
     folder: 'admin',
     roles: ['admin'],
     icon: 'bank-account',

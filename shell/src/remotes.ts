@@ -1,10 +1,10 @@
-import { REMOTES, type RemoteManifest, type RemoteName, type Reply } from '@caravan/contracts';
+import { REMOTE_NAMES, type RemoteManifest, type RemoteName, type Reply } from '@caravan/contracts';
 import type { RemoteRoute } from '@caravan/ui-kit';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 
 export type LoadedRemote =
-  | { name: RemoteName; title: string; status: 'ready'; routes: RemoteRoute[] }
-  | { name: RemoteName; title: string; status: 'failed'; routes: [] };
+  | { name: RemoteName; status: 'ready'; routes: RemoteRoute[] }
+  | { name: RemoteName; status: 'failed'; routes: [] };
 
 const LOAD_TIMEOUT_MS = 15_000;
 
@@ -27,21 +27,19 @@ export async function loadRemotes(): Promise<LoadedRemote[]> {
     /* every remote is shown as unavailable below */
   }
   registerRemotes(manifest.map((r) => ({ name: r.name, entry: r.entry })));
-  const names = Object.keys(REMOTES) as RemoteName[];
   return Promise.all(
-    names.map(async (name): Promise<LoadedRemote> => {
-      const title = REMOTES[name].title;
-      if (!manifest.some((r) => r.name === name)) return { name, title, status: 'failed', routes: [] };
+    REMOTE_NAMES.map(async (name): Promise<LoadedRemote> => {
+      if (!manifest.some((r) => r.name === name)) return { name, status: 'failed', routes: [] };
       try {
         const module = await withTimeout(
           loadRemote<{ default: RemoteRoute[] }>(`${name}/routes`),
           LOAD_TIMEOUT_MS,
         );
         if (!module || !Array.isArray(module.default)) throw new Error('no routes exposed');
-        return { name, title, status: 'ready', routes: module.default };
+        return { name, status: 'ready', routes: module.default };
       } catch (error) {
         console.error(`remote ${name} failed to load`, error);
-        return { name, title, status: 'failed', routes: [] };
+        return { name, status: 'failed', routes: [] };
       }
     }),
   );

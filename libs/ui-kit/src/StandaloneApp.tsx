@@ -1,5 +1,6 @@
 import { Alignment, Card, Navbar, NavbarGroup, NavbarHeading } from '@blueprintjs/core';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Provider } from 'react-redux';
 import { BrowserRouter, NavLink, Route, Routes } from 'react-router-dom';
 import { getAuthToken } from './auth';
@@ -12,6 +13,7 @@ import type { RemoteRoute } from './types';
  * /api proxy to a running gateway) and the remote's own routes. The real frame is the shell.
  */
 export function StandaloneApp({ title, routes }: { title: string; routes: RemoteRoute[] }) {
+  const { t } = useTranslation();
   const store = useMemo(() => createAppStore(), []);
   const [token, setToken] = useState(getAuthToken());
   return (
@@ -24,7 +26,7 @@ export function StandaloneApp({ title, routes }: { title: string; routes: Remote
               .filter((r) => r.label)
               .map((r) => (
                 <NavLink key={r.path} to={`/${r.path}`} className="bp6-button bp6-minimal">
-                  {r.label}
+                  {t(r.label!)}
                 </NavLink>
               ))}
           </NavbarGroup>

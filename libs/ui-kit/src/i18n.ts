@@ -32,9 +32,13 @@ const ru = {
     noNotifications: 'нет уведомлений',
   },
   remote: {
+    unavailableMenu: '{{title}}: недоступно',
     unavailable: 'Раздел «{{title}}» временно недоступен',
     unavailableHint: 'Модуль не загрузился. Остальные разделы работают; попробуйте обновить страницу позже.',
   },
+  menu: { users: 'пользователи' },
+  folders: { client: 'клиент', operators: 'операторы', directories: 'справочники', admin: 'админ' },
+  remotes: { mf_orders: 'заказы', mf_wallet: 'кошельки', mf_directories: 'справочники' },
   auth: {
     register: 'Регистрация',
     registerSubmit: 'зарегистрироваться',
@@ -79,7 +83,7 @@ const ru = {
   notFound: { title: 'Страница не найдена', back: 'на главную' },
   sse: { failed: 'ошибка: SSE connection failed', error: 'произошла ошибка' },
 };
-const en: typeof ru = {
+const en: typeof ru & { fields: Record<string, string> } = {
   app: { name: 'Caravan', tagline: 'buying and delivering goods from China' },
   common: {
     add: 'add',
@@ -109,8 +113,29 @@ const en: typeof ru = {
     noNotifications: 'no notifications',
   },
   remote: {
+    unavailableMenu: '{{title}}: unavailable',
     unavailable: 'The “{{title}}” section is unavailable',
     unavailableHint: 'The module failed to load. Everything else works; try reloading later.',
+  },
+  menu: { users: 'users' },
+  folders: { client: 'client', operators: 'operators', directories: 'directories', admin: 'admin' },
+  remotes: { mf_orders: 'orders', mf_wallet: 'wallets', mf_directories: 'directories' },
+  fields: {
+    title: 'title',
+    title_en: 'title (English)',
+    title_ru: 'title (Russian)',
+    type: 'type',
+    incognito: 'incognito',
+    label: 'label',
+    client_id: 'client',
+    operator_id: 'operator',
+    currency_id: 'currency',
+    amount: 'balance',
+    created_at: 'created',
+    email: 'email',
+    name: 'name',
+    roles: 'roles',
+    state: 'state',
   },
   auth: {
     register: 'Sign up',

@@ -31,7 +31,7 @@ import type { LoadedRemote } from '../remotes';
 import { isDarkMode, setDarkMode } from '../session';
 import { Crumbs } from './Crumbs';
 import { Logo } from './Logo';
-import { allowed, buildMenu, groupByFolder } from './menu';
+import { allowed, buildMenu, entryText, groupByFolder } from './menu';
 
 type Props = {
   user: CurrentUser;
@@ -63,7 +63,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
     <MenuItem
       key={e.path}
       icon={e.icon as IconName}
-      text={e.label}
+      text={entryText(t, e)}
       disabled={e.disabled}
       active={location.pathname.startsWith(`/${e.path}`)}
       onClick={() => navigate(`/${e.path}`)}
@@ -143,7 +143,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
               {top.map(item)}
               {folders.map((f) => (
                 <div key={f.folder}>
-                  <MenuDivider title={f.label} />
+                  <MenuDivider title={t(f.label)} />
                   {f.entries.map(item)}
                 </div>
               ))}
@@ -169,7 +169,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
                         key={r.path}
                         path={`/${r.path}/*`}
                         element={
-                          <RemoteBoundary title={remote.title}>
+                          <RemoteBoundary title={t(`remotes.${remote.name}`)}>
                             <Suspense fallback={<Spinner />}>
                               <r.Component />
                             </Suspense>
@@ -181,7 +181,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
                     <Route
                       key={path}
                       path={`/${path}/*`}
-                      element={<RemotePlaceholder title={remote.title} />}
+                      element={<RemotePlaceholder title={t(`remotes.${remote.name}`)} />}
                     />
                   )),
             )}

@@ -1,9 +1,18 @@
-import { MENU_FOLDERS, REMOTES, type CurrentUser, type MenuFolder, type Role } from '@caravan/contracts';
+import {
+  MENU_FOLDERS,
+  REMOTES,
+  type CurrentUser,
+  type MenuFolder,
+  type RemoteName,
+  type Role,
+} from '@caravan/contracts';
 import type { LoadedRemote } from '../remotes';
 
+/** `label` is an i18n key; an unavailable remote's entry carries the remote to name it. */
 export type MenuEntry = {
   path: string;
   label: string;
+  remote?: RemoteName;
   folder?: MenuFolder;
   icon?: string;
   disabled?: boolean;
@@ -21,7 +30,7 @@ export const isAdmin = (user: CurrentUser) => user.role.includes('admin');
 
 /** Routes the shell itself serves (spec §2: users are admin only). */
 const SHELL_ENTRIES: (MenuEntry & { roles: Role[] })[] = [
-  { path: 'users', label: 'пользователи', folder: 'admin', icon: 'people', roles: ['admin'] },
+  { path: 'users', label: 'menu.users', folder: 'admin', icon: 'people', roles: ['admin'] },
 ];
 
 export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry[] {
@@ -32,7 +41,8 @@ export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry
     if (remote.status === 'failed') {
       entries.push({
         path: REMOTES[remote.name].routes[0],
-        label: `${remote.title}: недоступно`,
+        label: 'remote.unavailableMenu',
+        remote: remote.name,
         icon: 'offline',
         disabled: true,
       });
@@ -52,9 +62,13 @@ export function groupByFolder(entries: MenuEntry[]) {
   const folders = (Object.keys(MENU_FOLDERS) as MenuFolder[])
     .map((folder) => ({
       folder,
-      label: MENU_FOLDERS[folder].label,
+      label: `folders.${folder}`,
       entries: entries.filter((e) => e.folder === folder),
     }))
     .filter((f) => f.entries.length > 0);
   return { top, folders };
 }
+
+/** The visible text of a menu entry in the current language. */
+export const entryText = (t: (key: string, options?: Record<string, unknown>) => string, entry: MenuEntry) =>
+  entry.remote ? t(entry.label, { title: t(`remotes.${entry.remote}`) }) : t(entry.label);

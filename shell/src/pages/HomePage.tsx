@@ -2,7 +2,7 @@ import { Card, H3 } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { MenuEntry } from '../layout/menu';
+import { entryText, type MenuEntry } from '../layout/menu';
 
 export function HomePage({ user, entries }: { user: CurrentUser; entries: MenuEntry[] }) {
   const { t } = useTranslation();
@@ -14,9 +14,9 @@ export function HomePage({ user, entries }: { user: CurrentUser; entries: MenuEn
         {entries.map((e) => (
           <li key={e.path}>
             {e.disabled ? (
-              <span className="bp6-text-muted">{e.label}</span>
+              <span className="bp6-text-muted">{entryText(t, e)}</span>
             ) : (
-              <Link to={`/${e.path}`}>{e.label}</Link>
+              <Link to={`/${e.path}`}>{entryText(t, e)}</Link>
             )}
           </li>
         ))}

@@ -138,7 +138,7 @@ export function DocumentList<Row extends EntityRow>({ title, columns, useList, c
           <thead>
             <tr>
               {columns.map((c) => (
-                <th key={c.key}>{c.label}</th>
+                <th key={c.key}>{t(`fields.${c.key}`, { defaultValue: c.label })}</th>
               ))}
             </tr>
           </thead>

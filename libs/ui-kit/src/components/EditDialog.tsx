@@ -68,7 +68,7 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
           {fields.map((f) => (
             <FormGroup
               key={f.name}
-              label={f.label}
+              label={t(`fields.${f.name}`, { defaultValue: f.label })}
               labelFor={`field-${f.name}`}
               labelInfo={f.required ? '*' : undefined}
             >

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { country } from '@caravan/contracts';
 import { DocumentList, type FieldDef } from '@caravan/ui-kit';
 import { useCountryListQuery, useCountryUpdateMutation, type CountryRow } from '../../api/country';
@@ -9,9 +10,10 @@ const fields: FieldDef[] = (['title', 'title_en', 'title_ru'] as const).map((nam
 }));
 
 export default function CountryListPage() {
+  const { t } = useTranslation();
   return (
     <DocumentList<CountryRow>
-      title="Страны"
+      title={t('pages.country')}
       useList={useCountryListQuery}
       create={{ useUpdate: useCountryUpdateMutation, fields }}
       columns={[

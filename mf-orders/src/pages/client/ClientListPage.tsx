@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { client, CLIENT_TYPES } from '@caravan/contracts';
 import { DocumentList, type FieldDef } from '@caravan/ui-kit';
 import { useClientListQuery, useClientUpdateMutation, type ClientRow } from '../../api/client';
@@ -16,9 +17,10 @@ const fields: FieldDef[] = [
 ];
 
 export default function ClientListPage() {
+  const { t } = useTranslation();
   return (
     <DocumentList<ClientRow>
-      title="Клиенты"
+      title={t('pages.client')}
       useList={useClientListQuery}
       create={{ useUpdate: useClientUpdateMutation, fields, initial: { type: 'self' } }}
       columns={[

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Callout } from '@blueprintjs/core';
 import { CURRENCY_SYMBOLS, formatMoney, wallet } from '@caravan/contracts';
 import { baseApi, DocumentList, toast, useServerEvents } from '@caravan/ui-kit';
@@ -6,6 +7,7 @@ import { useWalletListQuery, type WalletRow } from '../../api/wallet';
 import { injectedLiveWallets, walletPushed } from '../../store/liveWallets';
 
 export default function WalletListPage() {
+  const { t } = useTranslation();
   const dispatch = useDispatch();
   const last = useSelector(injectedLiveWallets.selectors.lastUpdate);
 
@@ -30,7 +32,7 @@ export default function WalletListPage() {
         </Callout>
       )}
       <DocumentList<WalletRow>
-        title="Кошельки"
+        title={t('pages.wallet')}
         useList={useWalletListQuery}
         columns={[
           { key: 'id', label: 'id' },

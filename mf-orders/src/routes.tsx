@@ -2,8 +2,16 @@ import { addTranslations, type RemoteRoute } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
 /** Order-side screens; orders and positions arrive with the orders work. */
-addTranslations('ru', { menu: { client: 'клиенты' }, pages: { client: 'Клиенты' } });
-addTranslations('en', { menu: { client: 'clients' }, pages: { client: 'Clients' } });
+addTranslations('ru', {
+  menu: { client: 'клиенты' },
+  pages: { client: 'Клиенты' },
+  clientTypes: { self: 'физлицо', company: 'компания' },
+});
+addTranslations('en', {
+  menu: { client: 'clients' },
+  pages: { client: 'Clients' },
+  clientTypes: { self: 'individual', company: 'company' },
+});
 
 const routes: RemoteRoute[] = [
   {

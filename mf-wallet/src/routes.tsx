@@ -2,8 +2,22 @@ import { addTranslations, type RemoteRoute } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
 /** Wallet screens; the header widget and payment dialogs arrive with the payments work. */
-addTranslations('ru', { menu: { wallet: 'кошельки' }, pages: { wallet: 'Кошельки' } });
-addTranslations('en', { menu: { wallet: 'wallets' }, pages: { wallet: 'Wallets' } });
+addTranslations('ru', {
+  menu: { wallet: 'кошельки' },
+  pages: { wallet: 'Кошельки' },
+  walletLive: {
+    toast: 'кошелёк «{{title}}» обновлён: {{amount}}',
+    updated: 'обновлено: «{{title}}», баланс {{amount}}',
+  },
+});
+addTranslations('en', {
+  menu: { wallet: 'wallets' },
+  pages: { wallet: 'Wallets' },
+  walletLive: {
+    toast: 'wallet “{{title}}” updated: {{amount}}',
+    updated: 'updated: “{{title}}”, balance {{amount}}',
+  },
+});
 
 const routes: RemoteRoute[] = [
   {

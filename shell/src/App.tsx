@@ -2,6 +2,7 @@ import { NonIdealState, Spinner } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
 import { clearAuthToken, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { Layout } from './layout/Layout';
 import { CheckUserEmailPage, RecoverPasswordPage } from './pages/auth/LinkPages';
@@ -32,6 +33,7 @@ export function App() {
 }
 
 function SessionApp() {
+  const { t } = useTranslation();
   const [session, setSession] = useState<Session>({ status: 'checking' });
   const [remotes, setRemotes] = useState<LoadedRemote[] | null>(null);
 
@@ -78,7 +80,7 @@ function SessionApp() {
           onUserChanged={(user) => setSession({ status: 'working', user })}
         />
       ) : (
-        <NonIdealState icon={<Spinner />} title="загрузка разделов…" />
+        <NonIdealState icon={<Spinner />} title={t('common.loadingSections')} />
       );
   }
 }

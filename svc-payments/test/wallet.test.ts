@@ -101,6 +101,15 @@ describe('wallet access', () => {
   it("shows an operator the wallets of their operator and not another operator's", async () => {
     expect((await callService(svc.url, 'wallet_get_by_id', { id: walletA }, operatorA)).body.ok).toBe(true);
     expect((await callService(svc.url, 'wallet_get_by_id', { id: walletB }, operatorA)).body.ok).toBe(false);
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'чужой' }, operatorA)).body.ok,
+    ).toBe(false);
+    expect(
+      (await callService(svc.url, 'wallet_update', { id: walletA, operator_id: 8 }, operatorA)).body,
+    ).toMatchObject({
+      ok: false,
+      message: 'недостаточно прав для этого действия',
+    });
   });
 
   it('lets the owner rename a wallet and records who changed what', async () => {

@@ -37,7 +37,14 @@ export function StandaloneApp({ title, routes }: { title: string; routes: Remote
               {routes.map((r) => (
                 <Route key={r.path} path={`/${r.path}`} element={<r.Component />} />
               ))}
-              <Route path="*" element={<p>{title}: выберите раздел</p>} />
+              <Route
+                path="*"
+                element={
+                  <p>
+                    {title}: {t('common.chooseSection')}
+                  </p>
+                }
+              />
             </Routes>
           ) : (
             <Card style={{ maxWidth: 360, margin: '40px auto' }}>

@@ -14,6 +14,8 @@ const ru = {
     loading: 'загрузка…',
     changesSaved: 'изменения сохранены',
     newRecord: 'новая запись',
+    loadingSections: 'загрузка разделов…',
+    chooseSection: 'выберите раздел',
   },
   login: {
     title: 'Вход',
@@ -30,6 +32,7 @@ const ru = {
     notifications: 'уведомления',
     menu: 'меню',
     noNotifications: 'нет уведомлений',
+    wallet: 'кошелёк',
   },
   remote: {
     unavailableMenu: '{{title}}: недоступно',
@@ -95,6 +98,8 @@ const en: typeof ru & { fields: Record<string, string> } = {
     loading: 'loading…',
     changesSaved: 'changes saved',
     newRecord: 'new record',
+    loadingSections: 'loading sections…',
+    chooseSection: 'choose a section',
   },
   login: {
     title: 'Sign in',
@@ -111,6 +116,7 @@ const en: typeof ru & { fields: Record<string, string> } = {
     notifications: 'notifications',
     menu: 'menu',
     noNotifications: 'no notifications',
+    wallet: 'wallet',
   },
   remote: {
     unavailableMenu: '{{title}}: unavailable',

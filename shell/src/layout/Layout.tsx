@@ -87,7 +87,9 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
           </NavbarHeading>
         </NavbarGroup>
         <NavbarGroup align={Alignment.RIGHT}>
-          {isClient && <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label="кошелёк" />}
+          {isClient && (
+            <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label={t('layout.wallet')} />
+          )}
           <Button
             variant="minimal"
             icon="notifications"

@@ -3,21 +3,18 @@ import { client, CLIENT_TYPES } from '@caravan/contracts';
 import { DocumentList, type FieldDef } from '@caravan/ui-kit';
 import { useClientListQuery, useClientUpdateMutation, type ClientRow } from '../../api/client';
 
-const TYPE_LABELS: Record<(typeof CLIENT_TYPES)[number], string> = { self: 'физлицо', company: 'компания' };
-
-const fields: FieldDef[] = [
-  { name: 'title', label: client.labels.title, required: true },
-  {
-    name: 'type',
-    label: client.labels.type,
-    type: 'select',
-    options: CLIENT_TYPES.map((value) => ({ value, label: TYPE_LABELS[value] })),
-  },
-  { name: 'incognito', label: client.labels.incognito, type: 'checkbox' },
-];
-
 export default function ClientListPage() {
   const { t } = useTranslation();
+  const fields: FieldDef[] = [
+    { name: 'title', label: client.labels.title, required: true },
+    {
+      name: 'type',
+      label: client.labels.type,
+      type: 'select',
+      options: CLIENT_TYPES.map((value) => ({ value, label: t(`clientTypes.${value}`) })),
+    },
+    { name: 'incognito', label: client.labels.incognito, type: 'checkbox' },
+  ];
   return (
     <DocumentList<ClientRow>
       title={t('pages.client')}
@@ -26,7 +23,7 @@ export default function ClientListPage() {
       columns={[
         { key: 'id', label: 'id' },
         { key: 'title', label: client.labels.title },
-        { key: 'type', label: client.labels.type, render: (row) => TYPE_LABELS[row.type] },
+        { key: 'type', label: client.labels.type, render: (row) => t(`clientTypes.${row.type}`) },
         {
           key: 'created_at',
           label: 'создан',

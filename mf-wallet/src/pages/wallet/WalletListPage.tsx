@@ -16,7 +16,7 @@ export default function WalletListPage() {
     const item = event.item as { title: string; amount: string };
     dispatch(walletPushed({ id: event.id, title: item.title, amount: item.amount }));
     dispatch(baseApi.util.invalidateTags([{ type: 'Entity', id: 'wallet' }]));
-    void toast(`кошелёк «${item.title}» обновлён: ${formatMoney(item.amount)}`, 'primary');
+    void toast(t('walletLive.toast', { title: item.title, amount: formatMoney(item.amount) }), 'primary');
   });
 
   return (
@@ -28,7 +28,7 @@ export default function WalletListPage() {
           style={{ marginBottom: 12 }}
           data-testid="wallet-live-update"
         >
-          обновлено: «{last.title}», баланс {formatMoney(last.amount)}
+          {t('walletLive.updated', { title: last.title, amount: formatMoney(last.amount) })}
         </Callout>
       )}
       <DocumentList<WalletRow>

@@ -152,23 +152,23 @@ export function UserPage() {
   return (
     <Card style={{ maxWidth: 640 }}>
       <H3>{user.email}</H3>
-      {!user.email_confirmed_at && <p className="bp6-text-muted">email не подтверждён</p>}
+      {!user.email_confirmed_at && <p className="bp6-text-muted">{t('users.emailNotConfirmed')}</p>}
       <form onSubmit={submit}>
-        <FormGroup label="имя" labelFor="user-first-name" inline>
+        <FormGroup label={t('profile.firstName')} labelFor="user-first-name" inline>
           <InputGroup
             id="user-first-name"
             value={form.first_name}
             onValueChange={(v) => setForm((f) => ({ ...f, first_name: v }))}
           />
         </FormGroup>
-        <FormGroup label="фамилия" labelFor="user-last-name" inline>
+        <FormGroup label={t('profile.lastName')} labelFor="user-last-name" inline>
           <InputGroup
             id="user-last-name"
             value={form.last_name}
             onValueChange={(v) => setForm((f) => ({ ...f, last_name: v }))}
           />
         </FormGroup>
-        <FormGroup label="телефон" labelFor="user-phone" inline>
+        <FormGroup label={t('profile.phone')} labelFor="user-phone" inline>
           <InputGroup
             id="user-phone"
             value={form.phone}

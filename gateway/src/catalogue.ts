@@ -1,13 +1,6 @@
+import type { CatalogueItem } from '@caravan/contracts';
+
 /** The public sample catalogue shown to visitors (spec §1, §3: id, img, title, manufacturer, brand, quality, price in ¥). */
-export type CatalogueItem = {
-  id: number;
-  img: string;
-  title: string;
-  manufacturer: string;
-  brand: string;
-  quality: string;
-  price: string;
-};
 
 const ITEMS: [string, string, string, string, string][] = [
   [

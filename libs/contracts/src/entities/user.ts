@@ -137,3 +137,14 @@ export const operatorUserLink = link(
   'operator_id',
   'оператор',
 );
+
+/** A sample catalogue item shown to visitors (spec §3): price in yuan. */
+export type CatalogueItem = {
+  id: number;
+  img: string;
+  title: string;
+  manufacturer: string;
+  brand: string;
+  quality: string;
+  price: string;
+};

@@ -1,10 +1,15 @@
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
-import { fail, MESSAGES, type CurrentUser, type Reply } from '@caravan/contracts';
+import {
+  EMAIL_PATTERN,
+  fail,
+  MESSAGES,
+  PASSWORD_MIN_LENGTH,
+  type CurrentUser,
+  type Reply,
+} from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setAuthToken } from '../auth';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function loginRequest(
   login: string,
@@ -32,8 +37,8 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn(user: CurrentUser): void 
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!EMAIL.test(login.trim())) return setError(t('login.invalidEmail'));
-    if (password.length < 7) return setError(t('login.passwordTooShort'));
+    if (!EMAIL_PATTERN.test(login.trim())) return setError(t('login.invalidEmail'));
+    if (password.length < PASSWORD_MIN_LENGTH) return setError(t('login.passwordTooShort'));
     setBusy(true);
     const reply = await loginRequest(login.trim(), password);
     setBusy(false);

@@ -1,18 +1,9 @@
 import { Button, Dialog, DialogBody, HTMLTable, Spinner, Tab, Tabs } from '@blueprintjs/core';
-import { formatMoney, type Reply } from '@caravan/contracts';
+import { formatMoney, type CatalogueItem, type Reply } from '@caravan/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ABOUT, SELLER } from '../../content/about';
 
-type CatalogueItem = {
-  id: number;
-  img: string;
-  title: string;
-  manufacturer: string;
-  brand: string;
-  quality: string;
-  price: string;
-};
 const lang = (language: string) => (language === 'en' ? 'en' : 'ru');
 
 /** The about dialog (spec §1): one tab per section. */

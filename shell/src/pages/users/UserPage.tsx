@@ -93,6 +93,13 @@ function Links(props: {
   );
 }
 
+const TEXT_FIELDS = [
+  ['first_name', 'profile.firstName'],
+  ['last_name', 'profile.lastName'],
+  ['phone', 'profile.phone'],
+  ['telegram_id', 'telegram_id'],
+] as const;
+
 /** /users/{id} (admin): roles, state (approve, fire, reinstate), telegram_id, client and operator links. */
 export function UserPage() {
   const { t } = useTranslation();
@@ -154,34 +161,15 @@ export function UserPage() {
       <H3>{user.email}</H3>
       {!user.email_confirmed_at && <p className="bp6-text-muted">{t('users.emailNotConfirmed')}</p>}
       <form onSubmit={submit}>
-        <FormGroup label={t('profile.firstName')} labelFor="user-first-name" inline>
-          <InputGroup
-            id="user-first-name"
-            value={form.first_name}
-            onValueChange={(v) => setForm((f) => ({ ...f, first_name: v }))}
-          />
-        </FormGroup>
-        <FormGroup label={t('profile.lastName')} labelFor="user-last-name" inline>
-          <InputGroup
-            id="user-last-name"
-            value={form.last_name}
-            onValueChange={(v) => setForm((f) => ({ ...f, last_name: v }))}
-          />
-        </FormGroup>
-        <FormGroup label={t('profile.phone')} labelFor="user-phone" inline>
-          <InputGroup
-            id="user-phone"
-            value={form.phone}
-            onValueChange={(v) => setForm((f) => ({ ...f, phone: v }))}
-          />
-        </FormGroup>
-        <FormGroup label="telegram_id" labelFor="user-telegram" inline>
-          <InputGroup
-            id="user-telegram"
-            value={form.telegram_id}
-            onValueChange={(v) => setForm((f) => ({ ...f, telegram_id: v }))}
-          />
-        </FormGroup>
+        {TEXT_FIELDS.map(([field, label]) => (
+          <FormGroup key={field} label={t(label)} labelFor={`user-${field}`} inline>
+            <InputGroup
+              id={`user-${field}`}
+              value={form[field]}
+              onValueChange={(v) => setForm((f) => ({ ...f, [field]: v }))}
+            />
+          </FormGroup>
+        ))}
         <FormGroup label={t('users.roles')} inline>
           {ROLES.map((role) => (
             <Checkbox

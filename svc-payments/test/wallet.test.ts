@@ -139,6 +139,30 @@ describe('wallet access', () => {
 });
 
 describe('generic list', () => {
+  it("takes the admin's raw where box as a structured filter, and nobody else's", async () => {
+    const raw = await callService(
+      svc.url,
+      'wallet_list',
+      { where_raw: "client_id in (101, 102) and title like 'заказ'" },
+      admin,
+    );
+    expect((raw.body.result as { items: { id: number }[] }).items.map((w) => w.id)).toEqual([walletA]);
+    expect(
+      (await callService(svc.url, 'wallet_list', { where_raw: 'client_id = 102' }, clientA)).body,
+    ).toMatchObject({
+      ok: false,
+      message: 'действие доступно только администратору',
+    });
+    expect(
+      (await callService(svc.url, 'wallet_list', { where_raw: 'amount > 0; delete from wallet' }, admin))
+        .body,
+    ).toMatchObject({
+      ok: false,
+      message: "ошибка в условии фильтра: недопустимый символ ';' (позиция 11)",
+    });
+    expect(await svc.db('wallet').count({ n: '*' }).first()).toEqual({ n: 2 });
+  });
+
   it('soft-deletes and restores, and a bad filter field is a clear error that changes nothing', async () => {
     await callService(svc.url, 'wallet_update', { id: walletB, deleted: true }, admin);
     const deleted = await callService(svc.url, 'wallet_list', { deleted: true }, admin);

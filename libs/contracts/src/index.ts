@@ -9,3 +9,4 @@ export * from './topics';
 export * from './routing';
 export * from './remotes';
 export * from './money';
+export * from './rawWhere';

@@ -39,6 +39,8 @@ export const ListParams = z.strictObject({
   search_text: z.string().max(200).optional(),
   filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   where_param: z.array(WhereCondition).optional(),
+  /** The admin's raw where box; parsed by `parseRawWhere`, never run as SQL. */
+  where_raw: z.string().max(1000).optional(),
   read: z.boolean().optional(),
 });
 export type ListParams = z.infer<typeof ListParams>;

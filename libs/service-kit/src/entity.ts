@@ -1,11 +1,14 @@
 import {
   describeIssues,
   EVENT_TYPES,
+  isAdmin,
   GetByIdParams,
   HistoryParams,
   ListParams,
   MESSAGES,
   NEW_ID,
+  parseRawWhere,
+  RawWhereError,
   type EntityChanged,
   type EntityContract,
   type HistoryEntry,
@@ -98,6 +101,17 @@ export class EntityStore {
     }
   }
 
+  /** The admin-only raw where box, into structured conditions over this entity's columns. */
+  private parseRaw(identity: Identity, text: string): WhereCondition[] {
+    if (!isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
+    try {
+      return parseRawWhere(text, this.columns);
+    } catch (err) {
+      if (err instanceof RawWhereError) throw new BusinessError(`ошибка в условии фильтра: ${err.message}`);
+      throw err;
+    }
+  }
+
   async list(db: Db, identity: Identity, params: ListParams): Promise<ListResult<Row>> {
     const q = this.scoped(db, identity).where(`${this.table}.deleted`, params.deleted);
     const search = (params.search ?? params.search_text)?.trim();
@@ -110,6 +124,8 @@ export class EntityStore {
       if (value === null) q.whereNull(this.checkColumn(field));
       else q.where(this.checkColumn(field), value);
     for (const c of params.where_param ?? []) this.applyCondition(q, c);
+    if (params.where_raw !== undefined)
+      for (const c of this.parseRaw(identity, params.where_raw)) this.applyCondition(q, c);
 
     const [field, direction] = params.order_by.split(' ') as [string, string | undefined];
     const [{ total }] = (await q.clone().count({ total: '*' })) as [{ total: string | number }];

@@ -3,8 +3,11 @@ module.exports = async () => {
   const infra = await import('./infra.mjs');
   const topicPrefix = process.env.KAFKA_TOPIC_PREFIX || `test-${Date.now()}-`;
   const { DATABASE_URL, KAFKA_BROKERS } = await infra.up('caravan_test', { fresh: true, topicPrefix });
+  // The whole-system tests (gateway/test) seed demo data: their own database, apart from the service tests.
+  const SYSTEM_DATABASE_URL = await infra.ensurePostgres('caravan_test_system', { fresh: true });
   Object.assign(process.env, {
     DATABASE_URL,
+    SYSTEM_DATABASE_URL,
     KAFKA_BROKERS,
     KAFKA_TOPIC_PREFIX: topicPrefix,
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',

@@ -15,7 +15,9 @@ export type System = {
 
 /** The whole backend in one process, on ephemeral ports, with demo data: what the gateway tests drive. */
 export async function startSystem(): Promise<System> {
-  const env = { ...process.env, SEED_DEMO: 'true', PORT: '0' };
+  if (!process.env.SYSTEM_DATABASE_URL)
+    throw new Error('SYSTEM_DATABASE_URL is set by the integration global setup');
+  const env = { ...process.env, DATABASE_URL: process.env.SYSTEM_DATABASE_URL, SEED_DEMO: 'true', PORT: '0' };
   const services = await Promise.all([
     startService(ordersService(env)),
     startService(paymentsService(env)),

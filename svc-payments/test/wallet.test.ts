@@ -160,7 +160,9 @@ describe('generic list', () => {
       ok: false,
       message: "ошибка в условии фильтра: недопустимый символ ';' (позиция 11)",
     });
-    expect(await svc.db('wallet').whereIn('client_id', [101, 102]).count({ n: '*' }).first()).toEqual({ n: 2 });
+    expect(await svc.db('wallet').whereIn('client_id', [101, 102]).count({ n: '*' }).first()).toEqual({
+      n: 2,
+    });
   });
 
   it('soft-deletes and restores, and a bad filter field is a clear error that changes nothing', async () => {

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { PORT_OFFSET } from './playwright.config';
-import { ADMIN, callAsPage, login } from './support';
+import { ADMIN, callAsPage, expect, login, test } from './support';
 
 const MAIL = `http://127.0.0.1:${1080 + PORT_OFFSET}/messages`;
 
@@ -49,6 +49,7 @@ test('a new user registers, confirms by mail, waits, is approved and linked, the
 
   // The admin approves the user and links them to a client, in the users pages.
   const adminPage = await (await browser.newContext()).newPage();
+
   await login(adminPage, ADMIN);
   await adminPage.getByRole('navigation', { name: 'меню' }).getByText('пользователи').click();
   await adminPage.getByPlaceholder('поиск').fill(email);

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { PORT_OFFSET } from './playwright.config';
-import { ADMIN, callAsPage, CLIENT, login } from './support';
+import { ADMIN, callAsPage, CLIENT, expect, login, test } from './support';
 
 test('the admin logs in and opens a page of each remote', async ({ page }) => {
   await login(page, ADMIN);

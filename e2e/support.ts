@@ -1,4 +1,20 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
+
+/** Every test fails on an uncaught error in any of its pages: a crashed screen is never a silent pass. */
+export const test = base.extend<{ failOnPageErrors: void }>({
+  failOnPageErrors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      const watch = (page: Page) => page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use();
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
 
 export const ADMIN = { email: 'admin@caravan.local', password: 'caravan-admin' };
 export const CLIENT = { email: 'client@caravan.local', password: 'caravan123' };

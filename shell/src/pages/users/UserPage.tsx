@@ -186,7 +186,11 @@ export function UserPage() {
             id="user-state"
             value={form.state}
             options={USER_STATES.map((s) => ({ value: s, label: t(`states.${s}`) }))}
-            onChange={(e) => setForm((f) => ({ ...f, state: e.currentTarget.value as UserState }))}
+            onChange={(e) => {
+              // read now: the updater may run after React has released the event
+              const state = e.currentTarget.value as UserState;
+              setForm((f) => ({ ...f, state }));
+            }}
           />
         </FormGroup>
         <Button type="submit" intent="primary" text={t('common.save')} loading={saving} />

@@ -1,17 +1,16 @@
 import type { Role } from './roles';
 
 /**
- * The Module Federation remotes and the top-level routes each one serves. The shell uses it to show a
+ * The Module Federation remotes and the top-level routes each one serves (their names are i18n keys
+ * `remotes.<name>`). The shell uses it to show a
  * placeholder in a remote's area (its menu entries and routes) when that remote cannot be loaded.
  */
 export const REMOTES = {
   mf_orders: {
-    title: 'заказы',
     routes: ['client_order', 'client_order_position', 'client', 'provider', 'notification'],
   },
-  mf_wallet: { title: 'кошельки', routes: ['wallet', 'fin_operation'] },
+  mf_wallet: { routes: ['wallet', 'fin_operation'] },
   mf_directories: {
-    title: 'справочники',
     routes: [
       'country',
       'city',

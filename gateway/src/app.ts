@@ -17,6 +17,7 @@ import {
   ownerOfPath,
   describeIssues,
   HTTP_OWNERS,
+  PUBLIC_PATHS,
   type Identity,
   type RemoteManifest,
   type ServiceName,
@@ -260,7 +261,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
       proxyReq: (proxyReq, req) => {
         const r = req as unknown as AuthedRequest;
         proxyReq.removeHeader(AUTH_HEADER);
-        proxyReq.setHeader(IDENTITY_HEADER, r.identityToken!);
+        if (r.identityToken) proxyReq.setHeader(IDENTITY_HEADER, r.identityToken);
         proxyReq.setHeader('x-request-id', String((req as unknown as { id: string }).id));
         fixRequestBody(proxyReq, req);
       },
@@ -310,9 +311,12 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   // The spec's HTTP calls, routed by the same table; the path reaches the service unchanged.
   for (const [route, owner] of Object.entries(HTTP_OWNERS)) {
     if (owner === 'gateway') continue;
+    const guard: express.RequestHandler = PUBLIC_PATHS.has(route)
+      ? (_req, _res, next) => next()
+      : authenticate(false);
     app.all(
       route,
-      authenticate(false),
+      guard,
       (req, _res, next) => {
         (req as AuthedRequest).target = serviceUrls[ownerOfPath(route) as ServiceName];
         next();

@@ -64,6 +64,22 @@ export async function seedUsers(
       client_id: 2,
     },
     {
+      email: 'operator2@caravan.local',
+      first_name: 'Чжан',
+      last_name: 'Мин',
+      roles: ['operator'],
+      state: 'working',
+      operator_id: 2,
+    },
+    {
+      email: 'client3@caravan.local',
+      first_name: 'Анна',
+      last_name: 'Петрова',
+      roles: ['client'],
+      state: 'working',
+      client_id: 3,
+    },
+    {
       email: 'waiting@caravan.local',
       first_name: 'Ожидающий',
       last_name: 'Пользователь',

@@ -40,7 +40,9 @@ export class SseHub {
     this.consumer = consumer;
     await consumer.connect();
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    const topics = [...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name]!))];
+    const topics = [
+      ...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name as keyof typeof ENTITY_TOPICS])),
+    ];
     for (const topic of topics)
       await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
     await consumer.run({ eachMessage: async ({ message }) => this.dispatch(message.value) });

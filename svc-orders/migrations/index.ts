@@ -12,4 +12,37 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_client_details_provider_file',
+    async up(db, schema) {
+      await db.schema.withSchema(schema).alterTable('client', (t) => {
+        // legal entities live in svc-payments: ids, not foreign keys
+        t.specificType('legal_entity_id', 'bigint[]').notNullable().defaultTo('{}');
+        t.jsonb('delivery_data_list').notNullable().defaultTo('[]');
+      });
+      await db.schema.withSchema(schema).createTable('provider', (t) => {
+        baseColumns(t, db);
+        t.string('title', 200).notNullable().defaultTo('');
+        t.string('name_str', 200).notNullable();
+        t.bigInteger('client_id').notNullable().references('id').inTable(`${schema}.client`).index();
+        t.string('shop_link', 1000).notNullable().defaultTo('');
+        t.text('comment').notNullable().defaultTo('');
+        // warehouses live in svc-carriers
+        t.specificType('warehouse_point_id', 'bigint[]').notNullable().defaultTo('{}');
+      });
+      await db.schema.withSchema(schema).createTable('file', (t) => {
+        t.uuid('id').primary();
+        t.string('name', 300).notNullable();
+        t.string('mime', 100).notNullable();
+        t.integer('size').notNullable();
+        t.binary('data').notNullable();
+        t.bigInteger('user_id');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw(
+        `create index replica_live_operator on ??.replica (id) where entity = 'operator' and not deleted`,
+        [schema],
+      );
+    },
+  },
 ];

@@ -2,6 +2,8 @@ import type { ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
 import { registerClient } from './procedures/client';
+import { registerProvider } from './procedures/provider';
+import { registerUploads } from './procedures/upload';
 import { seed } from './seed';
 
 export const ordersService = (env?: Record<string, string | undefined>): ServiceOptions => ({
@@ -12,5 +14,7 @@ export const ordersService = (env?: Record<string, string | undefined>): Service
   env,
   configure(kit) {
     registerClient(kit);
+    registerProvider(kit);
+    registerUploads(kit);
   },
 });

@@ -1,4 +1,4 @@
-import { prefixedTopic, TOPICS } from '@caravan/contracts';
+import { ENTITY_TOPICS, prefixedTopic } from '@caravan/contracts';
 import {
   callService,
   createProducer,
@@ -68,7 +68,7 @@ describe('reference data replication carriers → orders', () => {
     const producer = createProducer(carriers.kafka);
     await producer.connect();
     await producer.send({
-      topic: prefixedTopic(process.env.KAFKA_TOPIC_PREFIX, TOPICS.carriersCountry),
+      topic: prefixedTopic(process.env.KAFKA_TOPIC_PREFIX, ENTITY_TOPICS.country),
       messages: [{ key: String(id), value: JSON.stringify(event) }],
     });
     await producer.disconnect();

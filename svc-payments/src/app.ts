@@ -1,6 +1,8 @@
 import type { ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
+import { registerExchangeRate } from './procedures/exchange_rate';
+import { registerLegalEntity } from './procedures/legal_entity';
 import { registerWallet } from './procedures/wallet';
 import { seed } from './seed';
 
@@ -12,5 +14,7 @@ export const paymentsService = (env?: Record<string, string | undefined>): Servi
   env,
   configure(kit) {
     registerWallet(kit);
+    registerLegalEntity(kit);
+    registerExchangeRate(kit);
   },
 });

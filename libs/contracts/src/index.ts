@@ -3,6 +3,8 @@ export * from './messages';
 export * from './validation';
 export * from './roles';
 export * from './list';
+export * from './decimal';
+export * from './dates';
 export * from './entities';
 export * from './events';
 export * from './topics';

@@ -10,6 +10,8 @@ export const FILTER_OPERATORS = [
   '<=',
   'in',
   'like',
+  /** the value is an element of a list column (provider's warehouses, a route's product types) */
+  'contains',
   'is_null',
   'not_null',
 ] as const;

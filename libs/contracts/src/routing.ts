@@ -89,6 +89,7 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/client_order_excel_import': 'orders',
   '/api/upload_file': 'orders',
   '/api/upload_image': 'orders',
+  '/api/files/:name': 'orders',
 
   '/api/client_order_invoice_download': 'payments',
   '/api/modul_sbp_create': 'payments',
@@ -103,6 +104,9 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/suggest_company': 'carriers',
   '/api/suggest_bank': 'carriers',
 } satisfies Record<string, Owner>);
+
+/** Paths the gateway passes on without a session: uploaded files, named by unguessable ids (docs/adr/0003). */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/api/files/:name']);
 
 export const ownerOfMethod = (method: string): Owner | undefined =>
   Object.prototype.hasOwnProperty.call(METHOD_OWNERS, method) ? METHOD_OWNERS[method] : undefined;

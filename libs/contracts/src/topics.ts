@@ -1,24 +1,61 @@
+import type { ServiceName } from './routing';
+
 /**
- * Kafka topics, named `<service>.<entity>.v<N>` and keyed by the aggregate id.
+ * Kafka topics, named `<service>.<entity>.v<N>` and keyed by the aggregate id. Every entity whose
+ * changes other parts need publishes its entity-changed events on its own topic.
  * deploy/local creates them explicitly; `KAFKA_TOPIC_PREFIX` isolates test runs on a shared broker.
  */
-export const TOPICS = {
-  carriersCountry: 'carriers.country.v1',
-  carriersCurrency: 'carriers.currency.v1',
-  paymentsWallet: 'payments.wallet.v1',
-  ordersClient: 'orders.client.v1',
-} as const;
-export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
+const PUBLISHED_ENTITIES = {
+  carriers: [
+    'country',
+    'city',
+    'currency',
+    'logistic_product_type',
+    'package_description',
+    'warehouse_point',
+    'operator',
+    'operator_warehouse_point_link',
+    'logistic_route',
+    'logistic_route_logistic_product_type_link',
+    'logistic_route_warehouse_point_link',
+    'extra_service',
+  ],
+  payments: ['wallet', 'exchange_rate'],
+  orders: ['client'],
+} as const satisfies Record<ServiceName, readonly string[]>;
 
-export const TOPIC_PARTITIONS = 3;
-export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
+type Published = { [S in ServiceName]: (typeof PUBLISHED_ENTITIES)[S][number] }[ServiceName];
+type TopicOf<S extends ServiceName> = `${S}.${(typeof PUBLISHED_ENTITIES)[S][number]}.v1`;
+export type TopicName = { [S in ServiceName]: TopicOf<S> }[ServiceName];
 
 /** Which topic carries the entity-changed events of an entity. */
-export const ENTITY_TOPICS: Record<string, TopicName> = {
-  country: TOPICS.carriersCountry,
-  currency: TOPICS.carriersCurrency,
-  wallet: TOPICS.paymentsWallet,
-  client: TOPICS.ordersClient,
-};
+export const ENTITY_TOPICS = Object.fromEntries(
+  (Object.entries(PUBLISHED_ENTITIES) as [ServiceName, readonly string[]][]).flatMap(([service, entities]) =>
+    entities.map((entity) => [entity, `${service}.${entity}.v1`]),
+  ),
+) as Record<Published, TopicName>;
+
+export const TOPIC_PARTITIONS = 3;
+export const ALL_TOPICS: readonly TopicName[] = Object.values(ENTITY_TOPICS);
+
+/**
+ * The reference data svc-orders keeps as replicas (ARCHITECTURE §6): what orders need of routes,
+ * operators, warehouses, extra services, exchange rates, product types and packages.
+ */
+export const ORDERS_REPLICATED_ENTITIES = [
+  'country',
+  'city',
+  'currency',
+  'logistic_product_type',
+  'package_description',
+  'warehouse_point',
+  'operator',
+  'operator_warehouse_point_link',
+  'logistic_route',
+  'logistic_route_logistic_product_type_link',
+  'logistic_route_warehouse_point_link',
+  'extra_service',
+  'exchange_rate',
+] as const satisfies readonly Published[];
 
 export const prefixedTopic = (prefix: string | undefined, topic: string) => `${prefix ?? ''}${topic}`;

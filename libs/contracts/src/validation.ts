@@ -6,6 +6,17 @@ import { MESSAGES } from './messages';
 // Only this locale: `z.locales.ru()` would pull every locale into the browser bundles.
 z.config(ru());
 
+const VERBATIM = new Set<string>();
+
+/**
+ * Marks a message of the spec that must reach the user exactly as written ('скидка не может быть
+ * больше 100%'), without the field name in front of it.
+ */
+export function specMessage<T extends string>(text: T): T {
+  VERBATIM.add(text);
+  return text;
+}
+
 const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
   path.reduce<unknown>(
     (v, key) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
@@ -17,9 +28,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], input?: unkn
   const parts = issues.map((issue) => {
     const field = issue.path.map(String).join('.') || 'params';
     if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => MESSAGES.unknownField(k)).join(', ');
+    if (VERBATIM.has(issue.message)) return issue.message;
     if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined)
       return MESSAGES.fieldRequired(field);
     return MESSAGES.invalidField(field, issue.message);
   });
-  return parts.join('; ') || MESSAGES.invalidParams;
+  return [...new Set(parts)].join('; ') || MESSAGES.invalidParams;
 }

@@ -22,6 +22,9 @@ export function assertAccess(identity: Identity, rule: AccessRule): void {
  */
 export type Ownership = { client?: string; operator?: string };
 
+/** Which rows a non-admin reaches: by the row's link columns, or a condition of the entity's own. */
+export type Scope = Ownership | ((qb: Knex.QueryBuilder, identity: Identity) => void);
+
 export function applyOwnership(qb: Knex.QueryBuilder, identity: Identity, ownership: Ownership): void {
   if (isAdmin(identity)) return;
   qb.where((b) => {
@@ -31,6 +34,13 @@ export function applyOwnership(qb: Knex.QueryBuilder, identity: Identity, owners
     if (ownership.client && identity.roles.includes('client'))
       b.orWhereIn(ownership.client, identity.client_ids);
   });
+}
+
+/** Narrows a query to the rows the identity reaches (admins reach every row). */
+export function applyScope(qb: Knex.QueryBuilder, identity: Identity, scope: Scope): void {
+  if (isAdmin(identity)) return;
+  if (typeof scope === 'function') qb.where((b) => scope(b, identity));
+  else applyOwnership(qb, identity, scope);
 }
 
 /** May this identity put a row with these link values? (a client cannot assign a row to another client) */

@@ -3,6 +3,8 @@ import pg from 'pg';
 
 // bigint ids fit in a JS number for any realistic table; numeric (money) stays a string on purpose.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+// A day is a day: 'YYYY-MM-DD' as stored, not a Date at the server's midnight.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Db = Knex;
 

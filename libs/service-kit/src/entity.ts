@@ -1,4 +1,5 @@
 import {
+  dec,
   describeIssues,
   EVENT_TYPES,
   isAdmin,
@@ -18,10 +19,33 @@ import {
 } from '@caravan/contracts';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { applyOwnership, ownsValues, type AccessRule, type Ownership } from './access';
+import { applyScope, type AccessRule, type Ownership, type Scope } from './access';
 import type { Db } from './db';
 import { BusinessError } from './errors';
+import type { Outbox } from './bus/outbox';
 import type { ProcedureContext, ProcedureRegistry } from './registry';
+
+type Row = Record<string, unknown> & { id: number; deleted: boolean };
+
+/** What an entity's own rules see of a write: the stored row before it, the row as it will be, and what changes. */
+export type RuleContext = {
+  trx: Db;
+  identity: Identity;
+  /** The stored row (null when creating). */
+  prev: Row | null;
+  /** The row as it will be: the stored one with the changes applied. */
+  next: Record<string, unknown>;
+  /** The validated fields this call writes. */
+  given: Record<string, unknown>;
+  /** Set when the call deletes (true) or restores (false). */
+  deleted?: boolean;
+};
+
+/** Extra list parameters of one entity (spec §7: `legal_entity_list {type}`) and how they narrow the rows. */
+export type ListExtras = {
+  params: z.ZodRawShape;
+  apply(q: Knex.QueryBuilder, params: Record<string, unknown>, identity: Identity): void;
+};
 
 /** How one entity is stored, who may read and write it, and where its changes are published. */
 export type EntityDefinition = {
@@ -30,74 +54,161 @@ export type EntityDefinition = {
   table?: string;
   read: AccessRule;
   write: AccessRule;
-  /** Row-level scoping for non-admins (defaults to the contract's); without it every row is visible to whoever passes `read`. */
+  /** Link columns deciding who owns a row (defaults to the contract's): the read and write scope unless those are given. */
   ownership?: Ownership;
+  /** Rows a non-admin may read: 'all', or a scope (default: the ownership, or every row without one). */
+  readScope?: Scope | 'all';
+  /** Rows a non-admin may change, before and after the change (default: the ownership). */
+  writeScope?: Scope;
+  /** Rows a non-admin may create (default: the write scope); 'all' leaves it to the entity's rules. */
+  createScope?: Scope | 'all';
   /** Columns returned and filterable but never written through `_update` (e.g. a balance). */
   readonlyColumns?: readonly string[];
+  /** Read-only columns computed by SQL over the row (titles of references, lists of links). Never user input. */
+  computed?: Record<string, string>;
+  /** Fields stored as jsonb (objects and lists of objects). */
+  json?: readonly string[];
+  /** Columns a given user may see, when not all (e.g. no API keys for clients); null: all. */
+  visibleColumns?(identity: Identity): readonly string[] | null;
+  /** The entity's own rules, checked inside the write's transaction; throw a BusinessError to refuse. */
+  rules?(ctx: RuleContext): Promise<void> | void;
+  listExtras?: ListExtras;
   /** Topic of the entity-changed events; without it changes are not published. */
   topic?: string;
+  /** What of a row goes into its event (default: the stored row). */
+  toEvent?(row: Row): Row;
 };
 
 const BASE_COLUMNS = ['id', 'deleted', 'created_at', 'updated_at'] as const;
-type Row = Record<string, unknown> & { id: number; deleted: boolean };
 
 export const UpdateParams = z.looseObject({ id: z.number().int(), deleted: z.boolean().optional() });
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** JSON with sorted keys: jsonb reorders keys, so a stored object and the same one sent back compare equal. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** Equal for the history: '12.50' (numeric from the database) is the same as '12.5' sent by a form. */
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string' && DECIMAL.test(a) && DECIMAL.test(b))
+    return dec(a) === dec(b);
+  return stableJson(a) === stableJson(b);
+}
+
+/** Is this schema (under its defaults and nullability) a list? */
+function isListSchema(schema: z.ZodType): boolean {
+  let s = schema as unknown as { _zod: { def: { type: string; innerType?: unknown; in?: unknown } } };
+  for (;;) {
+    const def = s._zod.def;
+    if (def.type === 'array') return true;
+    const inner = def.innerType ?? def.in;
+    if (!inner) return false;
+    s = inner as typeof s;
+  }
+}
+
+type Fragment = { sql: string; bindings: readonly Knex.Value[] };
 
 /** The generic list / get / update / history of one entity, shared by every service. */
 export class EntityStore {
   readonly name: string;
   readonly table: string;
+  /** Stored columns: the base ones, the contract's fields and the read-only ones. */
+  readonly stored: readonly string[];
   readonly columns: readonly string[];
-  private readonly fieldNames: readonly string[];
-
   readonly def: EntityDefinition;
+  private readonly fieldNames: readonly string[];
+  private readonly ownership: Ownership | undefined;
 
   constructor(def: EntityDefinition) {
-    this.def = { ...def, ownership: def.ownership ?? def.contract.ownership };
+    this.ownership = def.ownership ?? def.contract.ownership;
+    this.def = def;
     this.name = def.contract.name;
     this.table = def.table ?? def.contract.name;
     this.fieldNames = Object.keys(def.contract.fields.shape);
-    this.columns = [...BASE_COLUMNS, ...this.fieldNames, ...(def.readonlyColumns ?? [])];
+    this.stored = [...BASE_COLUMNS, ...this.fieldNames, ...(def.readonlyColumns ?? [])];
+    this.columns = [...this.stored, ...Object.keys(def.computed ?? {})];
   }
 
-  private scoped(db: Db, identity: Identity) {
+  /** Reference fields that may be given as list parameters (`exchange_rate_list {operator_id}`). */
+  refParams(): z.ZodRawShape {
+    const refs = Object.keys(this.def.contract.refs ?? {});
+    return Object.fromEntries(refs.map((f) => [f, z.number().int().nullable().optional()]));
+  }
+
+  private readScope(): Scope | undefined {
+    const scope = this.def.readScope ?? this.ownership;
+    return scope === 'all' ? undefined : scope;
+  }
+
+  private scoped(db: Db, identity: Identity, scope: Scope | undefined) {
     const q = db(this.table);
-    if (this.def.ownership) applyOwnership(q, identity, this.def.ownership);
+    if (scope) applyScope(q, identity, scope);
     return q;
   }
 
-  private checkColumn(field: string): string {
-    if (!this.columns.includes(field))
-      throw new BusinessError(`поле '${field}' недоступно для фильтра и сортировки`);
-    return field;
+  /** Is the row within the identity's read or write scope? */
+  private async reaches(trx: Db, identity: Identity, id: number, kind: 'read' | 'write' | 'create') {
+    const write = this.def.writeScope ?? this.ownership;
+    const scope =
+      kind === 'read' ? this.readScope() : kind === 'create' ? (this.def.createScope ?? write) : write;
+    if (!scope || scope === 'all' || isAdmin(identity)) return true;
+    return Boolean(await this.scoped(trx, identity, scope).where(`${this.table}.id`, id).first('id'));
   }
 
-  private applyCondition(q: Knex.QueryBuilder, c: WhereCondition) {
-    const field = this.checkColumn(c.field);
+  private visible(identity: Identity): readonly string[] {
+    const only = this.def.visibleColumns?.(identity);
+    return only ? this.columns.filter((c) => only.includes(c)) : this.columns;
+  }
+
+  private ref(field: string, identity: Identity): Fragment {
+    if (!this.visible(identity).includes(field))
+      throw new BusinessError(`поле '${field}' недоступно для фильтра и сортировки`);
+    const expr = this.def.computed?.[field];
+    return expr ? { sql: `(${expr})`, bindings: [] } : { sql: '??', bindings: [`${this.table}.${field}`] };
+  }
+
+  private selection(db: Db, identity: Identity) {
+    return this.visible(identity).map((c) => {
+      const expr = this.def.computed?.[c];
+      return expr ? db.raw(`(${expr}) as ??`, [c]) : `${this.table}.${c}`;
+    });
+  }
+
+  private applyCondition(q: Knex.QueryBuilder, c: WhereCondition, identity: Identity) {
+    const { sql, bindings } = this.ref(c.field, identity);
     const value = c.value;
     const scalar = () => {
       if (value === undefined || value === null || Array.isArray(value))
-        throw new BusinessError(`для условия '${c.op}' по полю '${field}' нужно одно значение`);
+        throw new BusinessError(`для условия '${c.op}' по полю '${c.field}' нужно одно значение`);
       return value;
     };
     switch (c.op) {
-      case 'in':
-        if (!Array.isArray(value))
-          throw new BusinessError(`для условия 'in' по полю '${field}' нужен список`);
-        return q.whereIn(field, value);
+      case 'in': {
+        if (!Array.isArray(value) || !value.length)
+          throw new BusinessError(`для условия 'in' по полю '${c.field}' нужен непустой список`);
+        return q.whereRaw(`${sql} in (${value.map(() => '?').join(',')})`, [...bindings, ...value]);
+      }
       case 'like':
-        return q.whereRaw('??::text ilike ?', [field, `%${escapeLike(String(scalar()))}%`]);
+        return q.whereRaw(`${sql}::text ilike ?`, [...bindings, `%${escapeLike(String(scalar()))}%`]);
+      case 'contains':
+        return q.whereRaw(`? = any(${sql})`, [scalar(), ...bindings]);
       case 'is_null':
-        return q.whereNull(field);
+        return q.whereRaw(`${sql} is null`, bindings);
       case 'not_null':
-        return q.whereNotNull(field);
+        return q.whereRaw(`${sql} is not null`, bindings);
       case '!=':
-        return q.whereNot(field, scalar());
+        return q.whereRaw(`${sql} is distinct from ?`, [...bindings, scalar()]);
       default:
-        return q.where(field, c.op, scalar());
+        return q.whereRaw(`${sql} ${c.op} ?`, [...bindings, scalar()]);
     }
   }
 
@@ -112,34 +223,56 @@ export class EntityStore {
     }
   }
 
-  async list(db: Db, identity: Identity, params: ListParams): Promise<ListResult<Row>> {
-    const q = this.scoped(db, identity).where(`${this.table}.deleted`, params.deleted);
+  /** Equality (or, for a list field, membership) conditions from `filters` and the reference parameters. */
+  private equalities(params: Record<string, unknown>): WhereCondition[] {
+    const given = Object.entries(params.filters ?? {});
+    for (const f of Object.keys(this.def.contract.refs ?? {}))
+      if (params[f] !== undefined) given.push([f, params[f]]);
+    return given.map(([field, value]) => {
+      if (value === null) return { field, op: 'is_null' };
+      const shape = this.def.contract.fields.shape[field] as z.ZodType | undefined;
+      return { field, op: shape && isListSchema(shape) ? 'contains' : '=', value } as WhereCondition;
+    });
+  }
+
+  async list(
+    db: Db,
+    identity: Identity,
+    params: ListParams & Record<string, unknown>,
+  ): Promise<ListResult<Row>> {
+    const q = this.scoped(db, identity, this.readScope()).where(`${this.table}.deleted`, params.deleted);
     const search = (params.search ?? params.search_text)?.trim();
     const searchFields = this.def.contract.searchFields as string[];
     if (search && searchFields.length)
       q.where((b) => {
-        for (const f of searchFields) b.orWhereRaw('??::text ilike ?', [f, `%${escapeLike(search)}%`]);
+        for (const f of searchFields)
+          b.orWhereRaw('??::text ilike ?', [`${this.table}.${f}`, `%${escapeLike(search)}%`]);
       });
-    for (const [field, value] of Object.entries(params.filters ?? {}))
-      if (value === null) q.whereNull(this.checkColumn(field));
-      else q.where(this.checkColumn(field), value);
-    for (const c of params.where_param ?? []) this.applyCondition(q, c);
-    if (params.where_raw !== undefined)
-      for (const c of this.parseRaw(identity, params.where_raw)) this.applyCondition(q, c);
+    const conditions = [...this.equalities(params), ...(params.where_param ?? [])];
+    if (params.where_raw !== undefined) conditions.push(...this.parseRaw(identity, params.where_raw));
+    for (const c of conditions) this.applyCondition(q, c, identity);
+    this.def.listExtras?.apply(q, params, identity);
 
     const [field, direction] = params.order_by.split(' ') as [string, string | undefined];
+    const order = this.ref(field, identity);
     const [{ total }] = (await q.clone().count({ total: '*' })) as [{ total: string | number }];
     const items: Row[] = await q
-      .select(this.columns.map((c) => `${this.table}.${c}`))
-      .orderBy(this.checkColumn(field), direction?.toLowerCase() === 'asc' ? 'asc' : 'desc')
-      .orderBy('id', 'desc')
+      .select(this.selection(db, identity))
+      .orderByRaw(
+        `${order.sql} ${direction?.toLowerCase() === 'asc' ? 'asc' : 'desc'} nulls last`,
+        order.bindings,
+      )
+      .orderBy(`${this.table}.id`, 'desc')
       .limit(params.per_page)
       .offset((params.page - 1) * params.per_page);
     return { items, total: Number(total), page: params.page, per_page: params.per_page };
   }
 
   async get(db: Db, identity: Identity, id: number): Promise<Row> {
-    const row = await this.scoped(db, identity).select(this.columns).where({ id }).first();
+    const row = await this.scoped(db, identity, this.readScope())
+      .select(this.selection(db, identity))
+      .where(`${this.table}.id`, id)
+      .first();
     if (!row) throw new BusinessError(MESSAGES.notFound);
     return row;
   }
@@ -170,19 +303,28 @@ export class EntityStore {
     if (unknown.length) throw new BusinessError(unknown.map((k) => MESSAGES.unknownField(k)).join(', '));
   }
 
+  /** Values as the driver stores them: jsonb fields as JSON text (node-pg would send a JS list as a SQL array). */
+  private toDb(values: Record<string, unknown>) {
+    const json = this.def.json ?? [];
+    return Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, json.includes(k) && v !== null ? JSON.stringify(v) : v]),
+    );
+  }
+
   private async create(ctx: ProcedureContext, fields: Record<string, unknown>): Promise<Row> {
     this.rejectUnknown(fields);
     this.checkRequired(fields);
     const values = this.validate(this.def.contract.fields, fields);
-    if (this.def.ownership && !ownsValues(ctx.identity, this.def.ownership, values))
-      throw new BusinessError(MESSAGES.accessDenied);
     return ctx.db.transaction(async (trx) => {
+      await this.def.rules?.({ trx, identity: ctx.identity, prev: null, next: values, given: values });
       const [row] = (await trx(this.table)
-        .insert(values)
-        .returning(this.columns as string[])) as Row[];
+        .insert(this.toDb(values))
+        .returning(this.stored as string[])) as Row[];
+      if (!(await this.reaches(trx, ctx.identity, row!.id, 'create')))
+        throw new BusinessError(MESSAGES.accessDenied);
       await this.writeHistory(trx, ctx.identity, row!.id, [['created', null, row]]);
-      await this.publish(ctx, trx, row!, 'created');
-      return row!;
+      await this.publish(ctx.outbox, trx, row!, 'created', ctx.identity.user_id);
+      return this.get(trx, ctx.identity, row!.id);
     });
   }
 
@@ -198,30 +340,38 @@ export class EntityStore {
     // zod applies defaults to absent optional keys: a patch keeps only the fields it was given
     const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in fields));
     this.checkRequired(given, true);
+    const { identity } = ctx;
     return ctx.db.transaction(async (trx) => {
-      const row = (await this.scoped(trx, ctx.identity)
-        .select(this.columns)
-        .where({ id })
-        .forUpdate()
-        .first()) as Row | undefined;
-      if (!row) throw new BusinessError(MESSAGES.notFound);
-      if (this.def.ownership && !ownsValues(ctx.identity, this.def.ownership, { ...row, ...given }))
-        throw new BusinessError(MESSAGES.accessDenied);
+      const row = (await trx(this.table).select(this.stored).where({ id }).forUpdate().first()) as
+        Row | undefined;
+      if (!row || !(await this.reaches(trx, identity, id, 'read')))
+        throw new BusinessError(MESSAGES.notFound);
+      if (!(await this.reaches(trx, identity, id, 'write'))) throw new BusinessError(MESSAGES.accessDenied);
       const changes: [string, unknown, unknown][] = Object.entries(given)
         .filter(([k, v]) => !same(row[k], v))
         .map(([k, v]) => [k, row[k], v]);
-      if (deleted !== undefined && deleted !== row.deleted) changes.push(['deleted', row.deleted, deleted]);
-      if (!changes.length) return row;
-      const patchValues = Object.fromEntries(changes.map(([k, , v]) => [k, v]));
+      const toggles = deleted !== undefined && deleted !== row.deleted;
+      if (toggles) changes.push(['deleted', row.deleted, deleted]);
+      if (!changes.length) return this.get(trx, identity, id);
+      const patch = Object.fromEntries(changes.map(([k, , v]) => [k, v]));
+      await this.def.rules?.({
+        trx,
+        identity,
+        prev: row,
+        next: { ...row, ...patch },
+        given: patch,
+        ...(toggles ? { deleted } : {}),
+      });
       const [updated] = (await trx(this.table)
         .where({ id })
-        .update({ ...patchValues, updated_at: trx.fn.now() })
-        .returning(this.columns as string[])) as Row[];
-      await this.writeHistory(trx, ctx.identity, id, changes);
-      const op =
-        deleted === undefined || deleted === row.deleted ? 'updated' : deleted ? 'deleted' : 'restored';
-      await this.publish(ctx, trx, updated!, op);
-      return updated!;
+        .update({ ...this.toDb(patch), updated_at: trx.fn.now() })
+        .returning(this.stored as string[])) as Row[];
+      // nobody moves a row out of their own reach (a client handing a wallet to another client)
+      if (!(await this.reaches(trx, identity, id, 'write'))) throw new BusinessError(MESSAGES.accessDenied);
+      await this.writeHistory(trx, identity, id, changes);
+      const op = !toggles ? 'updated' : deleted ? 'deleted' : 'restored';
+      await this.publish(ctx.outbox, trx, updated!, op, identity.user_id);
+      return this.get(trx, identity, id);
     });
   }
 
@@ -244,45 +394,73 @@ export class EntityStore {
     );
   }
 
-  private async publish(ctx: ProcedureContext, trx: Db, row: Row, op: EntityChanged['op']) {
+  private async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
     if (!this.def.topic) return;
-    const data: EntityChanged = { entity: this.name, id: row.id, op, row };
-    await ctx.outbox.write(trx, {
+    const data: EntityChanged = { entity: this.name, id: row.id, op, row: this.def.toEvent?.(row) ?? row };
+    await outbox.write(trx, {
       topic: this.def.topic,
       key: row.id,
       type: EVENT_TYPES.entityChanged,
-      actor: ctx.identity.user_id,
+      actor,
       data: JSON.parse(JSON.stringify(data)),
     });
+  }
+
+  /** Publishes every stored row as created: for rows written outside `_update` (demo data), so replicas get them. */
+  async publishAll(trx: Db, outbox: Outbox): Promise<number> {
+    if (!this.def.topic) return 0;
+    const rows = (await trx(this.table).select(this.stored).orderBy('id')) as Row[];
+    for (const row of rows) await this.publish(outbox, trx, row, 'created', null);
+    return rows.length;
   }
 
   async history(db: Db, identity: Identity, id: number): Promise<HistoryEntry[]> {
     await this.get(db, identity, id);
     const rows = await db('history').where({ table_name: this.table, item_id: id }).orderBy('id', 'desc');
     const labels = this.def.contract.labels as Record<string, string>;
+    const hidden = new Set(this.columns.filter((c) => !this.visible(identity).includes(c)));
     const extra: Record<string, string> = { created: 'создание', deleted: 'удаление' };
-    return rows.map((r) => ({
-      id: r.id,
-      datetime: new Date(r.datetime).toISOString(),
-      user_id: r.user_id,
-      user_full_name: r.user_full_name,
-      type: r.field,
-      type_ru: labels[r.field] ?? extra[r.field] ?? r.field,
-      old_value: r.old_value,
-      new_value: r.new_value,
-    }));
+    return rows
+      .filter((r) => !hidden.has(r.field))
+      .map((r) => ({
+        id: r.id,
+        datetime: new Date(r.datetime).toISOString(),
+        user_id: r.user_id,
+        user_full_name: r.user_full_name,
+        type: r.field,
+        type_ru: labels[r.field] ?? extra[r.field] ?? r.field,
+        // a creation records the whole row: only what this user may see of it
+        old_value: r.old_value,
+        new_value: r.field === 'created' ? this.visibleOf(identity, r.new_value) : r.new_value,
+      }));
+  }
+
+  private visibleOf(identity: Identity, value: unknown) {
+    if (!value || typeof value !== 'object') return value;
+    const visible = this.visible(identity);
+    return Object.fromEntries(Object.entries(value).filter(([k]) => visible.includes(k)));
   }
 }
+
+/** A read-only column: the title of the row a reference column points to. */
+export const titleOf = (table: string, column: string, target: string, title = 'title') =>
+  `select t.${title} from ${target} t where t.id = ${table}.${column}`;
+
+/** A read-only column: the ids of the live link rows pointing at this row. */
+export const linkedIds = (table: string, link: string, parentColumn: string, targetColumn: string) =>
+  `select coalesce(array_agg(l.${targetColumn} order by l.id), '{}') from ${link} l where l.${parentColumn} = ${table}.id and not l.deleted`;
 
 /** Registers `<entity>_list`, `_get_by_id`, `_update` and `_history` for one entity. */
 export function registerEntity(registry: ProcedureRegistry, def: EntityDefinition): EntityStore {
   const store = new EntityStore(def);
+  registry.entities.set(store.name, store);
+  const listParams = ListParams.extend({ ...store.refParams(), ...def.listExtras?.params });
   registry
     .register({
       name: `${store.name}_list`,
-      params: ListParams,
+      params: listParams,
       access: def.read,
-      handler: (ctx, p) => store.list(ctx.db, ctx.identity, p),
+      handler: (ctx, p) => store.list(ctx.db, ctx.identity, p as ListParams & Record<string, unknown>),
     })
     .register({
       name: `${store.name}_get_by_id`,

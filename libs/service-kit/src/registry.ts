@@ -14,6 +14,7 @@ import type { Db } from './db';
 import { BusinessError, describeDbError } from './errors';
 import type { Logger } from './logger';
 import type { Outbox } from './bus/outbox';
+import type { EntityStore } from './entity';
 
 export type ProcedureContext = {
   identity: Identity;
@@ -38,6 +39,8 @@ export type CallOutcome = { status: number; reply: Reply };
  */
 export class ProcedureRegistry {
   private readonly procedures = new Map<string, Procedure<never, unknown>>();
+  /** The generic entities registered here, by name. */
+  readonly entities = new Map<string, EntityStore>();
 
   constructor(private readonly owner: Owner) {}
 

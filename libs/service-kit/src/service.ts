@@ -21,8 +21,8 @@ export type ServiceOptions = {
   subscriptions?: readonly Subscription[];
   /** Registers procedures and HTTP routes. */
   configure(kit: ServiceKit): void;
-  /** Demo data, run after migrations when SEED_DEMO is set; must be idempotent. */
-  seed?(db: Db, log: Logger): Promise<void>;
+  /** Demo data, run after migrations and `configure` when SEED_DEMO is set; must be idempotent. */
+  seed?(kit: ServiceKit): Promise<void>;
   env?: Record<string, string | undefined>;
 };
 
@@ -35,6 +35,8 @@ export type ServiceKit = {
   outbox: Outbox;
   /** Routes under /api (the spec's HTTP calls); req.identity is set and verified. */
   api: express.Router;
+  /** Routes under /api that need no identity (uploaded files, named by unguessable ids). */
+  publicApi: express.Router;
 };
 
 export type IdentifiedRequest = Request & { identity: Identity; id: string };
@@ -58,13 +60,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const db = createDb(config.DATABASE_URL, schema);
   const applied = await migrate(db, schema, [...kitMigrations, ...options.migrations]);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  if (config.SEED_DEMO && options.seed) await options.seed(db, log);
 
   const registry = new ProcedureRegistry(options.name);
   const outbox = new Outbox(`svc-${options.name}`);
   const api = express.Router();
-  const kit: ServiceKit = { name: options.name, config, db, log, registry, outbox, api };
+  const publicApi = express.Router();
+  const kit: ServiceKit = { name: options.name, config, db, log, registry, outbox, api, publicApi };
   options.configure(kit);
+  if (config.SEED_DEMO && options.seed) await options.seed(kit);
 
   const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log);
   await ensureTopics(kafka, config.KAFKA_TOPIC_PREFIX);
@@ -150,6 +153,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (outbox.takeWritten()) relay.kick();
     res.status(status).json(reply);
   });
+  app.use('/api', publicApi);
   app.use('/api', requireIdentity, api);
   app.use((_req, res) => {
     res.status(404).json(fail('не найдено'));
@@ -170,4 +174,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     })());
 
   return { ...kit, url: http.url, kafka, consumers, relay, stop };
+}
+
+/** After demo rows are written directly: publish them (in the same transaction) so the other services' replicas get them. */
+export async function publishSeeded(kit: ServiceKit, trx: Db, entities: readonly string[]) {
+  for (const name of entities) {
+    const store = kit.registry.entities.get(name);
+    if (!store) throw new Error(`seed: ${name} is not registered in svc-${kit.name}`);
+    await store.publishAll(trx, kit.outbox);
+  }
 }

@@ -1,4 +1,15 @@
 import { z } from 'zod';
+import { isIsoDate } from '../dates';
+
+/** A decimal on the wire (string, or a number that becomes one) with at most `scale` decimals: never a float. */
+export const DecimalText = (
+  scale: number,
+  message = `ожидается число с не более чем ${scale} знаками после запятой`,
+) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim().replace(',', '.')))
+    .refine((v) => new RegExp(`^-?\\d{1,12}(\\.\\d{1,${scale}})?$`).test(v), message);
 
 /** Money: numeric in the database, a decimal string on the wire (never a float). */
 export const Money = z
@@ -9,6 +20,33 @@ export const Money = z
     'ожидается сумма с не более чем 2 знаками после запятой',
   );
 
+/** A non-negative decimal with up to `scale` decimals, optionally bounded above. */
+export const NonNegative = (scale: number, max?: number) =>
+  DecimalText(scale)
+    .refine((v) => Number(v) >= 0, 'значение не может быть отрицательным')
+    .refine((v) => max === undefined || Number(v) <= max, `значение не может быть больше ${max}`);
+
+/** A percentage 0..100 with two decimals (tax, VAT, commission rates). */
+export const Percent = NonNegative(2, 100);
+
+export const Id = z.number().int().positive();
+export const OptionalId = Id.nullable().default(null);
+export const IdList = z.array(Id).max(500).default([]);
+export const Text = (max = 2000) => z.string().trim().max(max).default('');
+export const Title = z.string().trim().min(1).max(200);
+
+/** A day as 'YYYY-MM-DD' between 1900 and 2050 (shown as DD-MM-YYYY). */
+export const IsoDate = z.string().refine(isIsoDate, 'ожидается дата ДД-ММ-ГГГГ между 1900 и 2050 годом');
+
+/** An image or file attached to a record: deleted entries stay (flagged, at the end) for the history. */
+export const Attachment = z.strictObject({
+  file: z.string().trim().min(1).max(2000),
+  name: z.string().max(300).optional(),
+  deleted: z.boolean().default(false),
+});
+export type Attachment = z.infer<typeof Attachment>;
+export const Attachments = z.array(Attachment).max(100).default([]);
+
 /** Columns every entity row carries (ARCHITECTURE §7). */
 export type BaseRow = { id: number; deleted: boolean; created_at: string; updated_at: string };
 
@@ -17,9 +55,12 @@ export type EntityContract<Shape extends z.ZodRawShape> = {
   name: string;
   title: string;
   fields: z.ZodObject<Shape>;
-  labels: Record<keyof Shape & string, string>;
+  /** Labels of the fields and of the read-only columns the service adds (titles of references). */
+  labels: Record<keyof Shape & string, string> & Record<string, string>;
   required: readonly (keyof Shape & string)[];
   searchFields: readonly (keyof Shape & string)[];
+  /** Reference fields (one id or a list of ids) and the entity each points to. */
+  refs?: Partial<Record<keyof Shape & string, string>>;
   /** Link columns that decide who owns a row (ARCHITECTURE §5); absent for reference data. */
   ownership?: { client?: string; operator?: string };
 };

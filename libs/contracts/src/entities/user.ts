@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Role, UserState } from '../roles';
+import { specMessage } from '../validation';
 import { defineEntityContract, type BaseRow } from './common';
 
 /** The current user as the shell receives it (spec §3). */
@@ -26,7 +27,7 @@ export const PASSWORD_MIN_LENGTH = 7;
 /** Spec §5/§9: '+' then 11 digits; valid only with length 12 and '7' as the second character. */
 export const isValidPhone = (phone: string) =>
   phone.length === 12 && phone[1] === '7' && /^\+\d{11}$/.test(phone);
-export const PHONE_MESSAGE = 'введите корректный номер';
+export const PHONE_MESSAGE = specMessage('введите корректный номер');
 export const Phone = z.string().trim().refine(isValidPhone, PHONE_MESSAGE);
 
 export const USER_MESSAGES = {

@@ -1,0 +1,82 @@
+import {
+  CalculateParams,
+  logisticRoute,
+  logisticRouteProductTypeLink,
+  logisticRouteWarehousePointLink,
+  type Identity,
+} from '@caravan/contracts';
+import { linkedIds, registerEntity, titleOf, type ServiceKit } from '@caravan/service-kit';
+import type { Knex } from 'knex';
+import { calculate, checkRoute } from '../domain/routes';
+import { topicOf } from './reference';
+
+/** Links of a route are the route operator's: `logistic_route_id` must point at one of their routes. */
+const ofOwnRoutes = (q: Knex.QueryBuilder, identity: Identity) =>
+  identity.roles.includes('operator')
+    ? q.whereIn('logistic_route_id', (sub) =>
+        sub.select('id').from('logistic_route').whereIn('operator_id', identity.operator_ids),
+      )
+    : q.whereRaw('false');
+
+/**
+ * Tariffs: an operator manages their own; a client sees the active ones; admins everything. Their
+ * product types and warehouses are link entities, read by all and written by the route's operator.
+ */
+export function registerLogisticRoute(kit: ServiceKit) {
+  registerEntity(kit.registry, {
+    contract: logisticRoute,
+    read: 'any',
+    write: 'staff',
+    json: ['density_table'],
+    computed: {
+      from_city_title: titleOf('logistic_route', 'from_city_id', 'city'),
+      operator_title: titleOf('logistic_route', 'operator_id', 'operator'),
+      logistic_product_type_id: linkedIds(
+        'logistic_route',
+        'logistic_route_logistic_product_type_link',
+        'logistic_route_id',
+        'logistic_product_type_id',
+      ),
+      warehouse_point_id: linkedIds(
+        'logistic_route',
+        'logistic_route_warehouse_point_link',
+        'logistic_route_id',
+        'warehouse_point_id',
+      ),
+    },
+    readScope: (q, identity) => {
+      q.whereRaw('false');
+      if (identity.roles.includes('operator'))
+        q.orWhereIn('logistic_route.operator_id', identity.operator_ids);
+      if (identity.roles.includes('client')) q.orWhere('logistic_route.state', 'active');
+    },
+    rules: ({ trx, prev, next }) => checkRoute(trx, prev as never, next as never),
+    topic: topicOf('logistic_route'),
+  });
+
+  for (const [contract, target] of [
+    [logisticRouteProductTypeLink, 'logistic_product_type'],
+    [logisticRouteWarehousePointLink, 'warehouse_point'],
+  ] as const) {
+    const table = contract.name;
+    registerEntity(kit.registry, {
+      contract,
+      read: 'any',
+      write: 'staff',
+      readScope: 'all',
+      writeScope: ofOwnRoutes,
+      computed: {
+        logistic_route_title: titleOf(table, 'logistic_route_id', 'logistic_route'),
+        [`${target}_title`]: titleOf(table, `${target}_id`, target),
+      },
+      topic: topicOf(table),
+    });
+  }
+
+  kit.registry.register({
+    name: 'logistic_route_calculate',
+    params: CalculateParams,
+    access: 'any',
+    handler: (ctx, p) => calculate(ctx.db, p),
+  });
+}

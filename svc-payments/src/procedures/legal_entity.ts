@@ -1,0 +1,56 @@
+import {
+  bankAccount,
+  FINANCE_MESSAGES,
+  legalEntity,
+  LEGAL_ENTITY_OWNER_TYPES,
+  type Identity,
+} from '@caravan/contracts';
+import {
+  applyOwnership,
+  BusinessError,
+  linkedIds,
+  registerEntity,
+  titleOf,
+  type ServiceKit,
+} from '@caravan/service-kit';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+
+/** Bank accounts belong to whoever owns their legal entity. */
+const ofOwnLegalEntities = (q: Knex.QueryBuilder, identity: Identity) =>
+  q.whereIn('bank_account.legal_entity_id', (sub) => {
+    sub.select('id').from('legal_entity');
+    applyOwnership(sub, identity, legalEntity.ownership!);
+  });
+
+/**
+ * Legal entities and their bank accounts: an operator manages those of their operator, a client those
+ * of their client, an admin all (and our own, owned by nobody).
+ */
+export function registerLegalEntity(kit: ServiceKit) {
+  registerEntity(kit.registry, {
+    contract: legalEntity,
+    read: 'any',
+    write: 'any',
+    computed: { bank_account_id: linkedIds('legal_entity', 'bank_account', 'legal_entity_id', 'id') },
+    rules: ({ next }) => {
+      if (next.operator_id && next.client_id) throw new BusinessError(FINANCE_MESSAGES.ownerBoth);
+    },
+    // spec §7: legal_entity_list {type: operator | client} lists the entities of operators or of clients
+    listExtras: {
+      params: { type: z.enum(LEGAL_ENTITY_OWNER_TYPES).optional() },
+      apply: (q, p) => {
+        if (p.type) q.whereNotNull(`legal_entity.${p.type}_id`);
+      },
+    },
+  });
+
+  registerEntity(kit.registry, {
+    contract: bankAccount,
+    read: 'any',
+    write: 'any',
+    readScope: ofOwnLegalEntities,
+    writeScope: ofOwnLegalEntities,
+    computed: { legal_entity_title: titleOf('bank_account', 'legal_entity_id', 'legal_entity') },
+  });
+}

@@ -3,6 +3,9 @@ import pg from 'pg';
 
 // bigint ids fit in a JS number for any realistic table; numeric (money) stays a string on purpose.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+const INT8_ARRAY = 1016;
+const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY) as (v: string) => (string | null)[];
+pg.types.setTypeParser(INT8_ARRAY, (v) => parseInt8Array(v).map((x) => (x === null ? null : Number(x))));
 // A day is a day: 'YYYY-MM-DD' as stored, not a Date at the server's midnight.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
@@ -23,8 +26,23 @@ export type Migration = {
   down?(db: Knex, schema: string): Promise<void>;
 };
 
-/** Runs a service's migrations into its own schema (knex's lock table keeps parallel starts safe). */
+/**
+ * Runs a service's migrations into its own schema. Replicas starting together queue on an advisory
+ * lock held by one connection: knex's own lock table cannot guard its creation.
+ */
 export async function migrate(db: Knex, schema: string, migrations: readonly Migration[]): Promise<string[]> {
+  type Conn = { query(sql: string, values: unknown[]): Promise<unknown> };
+  const conn = (await db.client.acquireConnection()) as Conn;
+  try {
+    await conn.query('select pg_advisory_lock(hashtext($1))', [`caravan-migrate-${schema}`]);
+    return await migrateLocked(db, schema, migrations);
+  } finally {
+    await conn.query('select pg_advisory_unlock(hashtext($1))', [`caravan-migrate-${schema}`]).catch(() => {});
+    await db.client.releaseConnection(conn);
+  }
+}
+
+async function migrateLocked(db: Knex, schema: string, migrations: readonly Migration[]): Promise<string[]> {
   await db.raw('create schema if not exists ??', [schema]);
   const source: Knex.MigrationSource<Migration> = {
     getMigrations: async () => [...migrations],

@@ -200,7 +200,10 @@ export class EntityStore {
       case 'like':
         return q.whereRaw(`${sql}::text ilike ?`, [...bindings, `%${escapeLike(String(scalar()))}%`]);
       case 'contains':
-        return q.whereRaw(`? = any(${sql})`, [scalar(), ...bindings]);
+        return q.whereRaw(`exists (select 1 from unnest(${sql}) as element where element = ?)`, [
+          ...bindings,
+          scalar(),
+        ]);
       case 'is_null':
         return q.whereRaw(`${sql} is null`, bindings);
       case 'not_null':

@@ -16,8 +16,10 @@ export function describeDbError(error: unknown): string | null {
   switch (e?.code) {
     case '23505':
       return 'такая запись уже существует';
-    case '23503':
-      return 'ссылка на несуществующую или используемую запись';
+    case '23503': {
+      const column = /^Key \((\w+)\)/.exec(e.detail ?? '')?.[1];
+      return `ссылка на несуществующую или используемую запись${column ? ` (поле '${column}')` : ''}`;
+    }
     case '23502':
       return MESSAGES.fieldRequired(e.column ?? '?');
     case '23514':

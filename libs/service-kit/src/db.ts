@@ -3,7 +3,7 @@ import pg from 'pg';
 
 // bigint ids fit in a JS number for any realistic table; numeric (money) stays a string on purpose.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-const INT8_ARRAY = 1016 as pg.types.TypeId; // bigint[] (no named constant in pg-types)
+const INT8_ARRAY = 1016 as Parameters<typeof pg.types.getTypeParser>[0]; // bigint[]: no named constant in pg-types
 const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY) as (v: string) => (string | null)[];
 pg.types.setTypeParser(INT8_ARRAY, (v) => parseInt8Array(v).map((x) => (x === null ? null : Number(x))));
 // A day is a day: 'YYYY-MM-DD' as stored, not a Date at the server's midnight.
@@ -37,7 +37,9 @@ export async function migrate(db: Knex, schema: string, migrations: readonly Mig
     await conn.query('select pg_advisory_lock(hashtext($1))', [`caravan-migrate-${schema}`]);
     return await migrateLocked(db, schema, migrations);
   } finally {
-    await conn.query('select pg_advisory_unlock(hashtext($1))', [`caravan-migrate-${schema}`]).catch(() => {});
+    await conn
+      .query('select pg_advisory_unlock(hashtext($1))', [`caravan-migrate-${schema}`])
+      .catch(() => {});
     await db.client.releaseConnection(conn);
   }
 }

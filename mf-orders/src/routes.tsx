@@ -3,15 +3,18 @@ import { lazy } from 'react';
 
 /** Order-side screens; orders and positions arrive with the orders work. */
 addTranslations('ru', {
-  menu: { client: 'клиенты' },
-  pages: { client: 'Клиенты' },
+  menu: { client: 'клиенты', provider: 'поставщики' },
+  pages: { client: 'Клиенты', provider: 'Поставщики' },
   clientTypes: { self: 'физлицо', company: 'компания' },
 });
 addTranslations('en', {
-  menu: { client: 'clients' },
-  pages: { client: 'Clients' },
+  menu: { client: 'clients', provider: 'providers' },
+  pages: { client: 'Clients', provider: 'Providers' },
   clientTypes: { self: 'individual', company: 'company' },
 });
+
+const screen = (name: 'client' | 'provider') =>
+  lazy(() => import('./screens').then((m) => ({ default: m.screens[name] })));
 
 const routes: RemoteRoute[] = [
   {
@@ -20,7 +23,15 @@ const routes: RemoteRoute[] = [
     folder: 'client',
     roles: ['admin', 'client'],
     icon: 'people',
-    Component: lazy(() => import('./pages/client/ClientListPage')),
+    Component: screen('client'),
+  },
+  {
+    path: 'provider',
+    label: 'menu.provider',
+    folder: 'client',
+    roles: ['admin', 'client'],
+    icon: 'shop',
+    Component: screen('provider'),
   },
 ];
 export default routes;

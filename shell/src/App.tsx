@@ -1,6 +1,7 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
-import { clearAuthToken, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
+import { clearAuthToken, setCurrentUser, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
+import { useDispatch } from 'react-redux';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
@@ -47,7 +48,12 @@ function SessionApp() {
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
   }, []);
 
+  const dispatch = useDispatch();
   const working = session.status === 'working';
+  // remotes read the signed-in user from the store (what to show to whom)
+  useEffect(() => {
+    dispatch(setCurrentUser(session.status === 'working' ? session.user : null));
+  }, [dispatch, session]);
   useEffect(() => {
     if (working && !remotes) void loadRemotes().then(setRemotes);
   }, [working, remotes]);

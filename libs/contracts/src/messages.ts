@@ -7,6 +7,8 @@ export const MESSAGES = {
   changesSaved: 'изменения сохранены',
   somethingWentWrong: 'что-то пошло не так',
   fieldRequired: (label: string) => `не заполнено поле '${label}'`,
+  /** The generic edit dialog's variant of the same message (spec §5). */
+  fieldRequiredInDialog: (label: string) => `не заполнено поле: ${label}`,
   unknownMethod: (method: string) => `неизвестный метод '${method}'`,
   unknownField: (field: string) => `неизвестное поле '${field}'`,
   invalidField: (field: string, detail: string) => `неверное значение поля '${field}': ${detail}`,

@@ -23,8 +23,13 @@ export const REMOTES = {
       'operator',
       'warehouse_point',
       'warehouse_point_contact',
+      'operator_warehouse_point_link',
       'logistic_route',
+      'logistic_route_logistic_product_type_link',
+      'logistic_route_warehouse_point_link',
       'extra_service',
+      'operator_user_link',
+      'client_user_link',
     ],
   },
 } as const;

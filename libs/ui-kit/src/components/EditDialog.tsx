@@ -1,53 +1,41 @@
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  NumericInput,
-} from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
 import { MESSAGES } from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { invalidFields, missingRequired, type FieldDef, type Values } from '../fields';
 import { toast } from '../toaster';
-
-export type FieldDef = {
-  name: string;
-  label: string;
-  type?: 'text' | 'number' | 'checkbox' | 'select';
-  options?: { value: string; label: string }[];
-  required?: boolean;
-};
+import { FieldInput } from './FieldInput';
 
 type Props = {
   title: string;
   fields: FieldDef[];
-  initial?: Record<string, unknown>;
+  initial?: Values;
   isOpen: boolean;
   onClose(): void;
   /** Saves; rejects with the server's message. */
-  onSubmit(values: Record<string, unknown>): Promise<unknown>;
+  onSubmit(values: Values): Promise<unknown>;
 };
 
-/** Generic edit dialog: required fields block the save with one toast per field. */
+/** Generic edit dialog: required fields block the save with one toast per field ('не заполнено поле: …'). */
 export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }: Props) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<string, unknown>>(initial ?? {});
+  const [values, setValues] = useState<Values>(initial ?? {});
   const [saving, setSaving] = useState(false);
-  const set = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const missing = fields.filter(
-      (f) => f.required && (values[f.name] === undefined || values[f.name] === ''),
+    e.stopPropagation(); // a dialog opened from a form must not submit that form too
+    const missing = missingRequired(fields, values);
+    missing.forEach(
+      (f) =>
+        void toast(
+          MESSAGES.fieldRequiredInDialog(t(`fields.${f.name}`, { defaultValue: f.label })),
+          'warning',
+        ),
     );
-    if (missing.length) {
-      missing.forEach((f) => void toast(MESSAGES.fieldRequired(f.label), 'warning'));
-      return;
-    }
+    const invalid = invalidFields(fields, values);
+    invalid.forEach((message) => void toast(message, 'warning'));
+    if (missing.length || invalid.length) return;
     setSaving(true);
     try {
       await onSubmit(values);
@@ -69,37 +57,17 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
             <FormGroup
               key={f.name}
               label={t(`fields.${f.name}`, { defaultValue: f.label })}
-              labelFor={`field-${f.name}`}
+              labelFor={`dialog-${f.name}`}
               labelInfo={f.required ? '*' : undefined}
             >
-              {f.type === 'checkbox' ? (
-                <Checkbox
-                  id={`field-${f.name}`}
-                  checked={Boolean(values[f.name])}
-                  onChange={(e) => set(f.name, e.currentTarget.checked)}
-                />
-              ) : f.type === 'number' ? (
-                <NumericInput
-                  id={`field-${f.name}`}
-                  fill
-                  value={(values[f.name] as number | undefined) ?? ''}
-                  onValueChange={(n) => set(f.name, Number.isNaN(n) ? undefined : n)}
-                />
-              ) : f.type === 'select' ? (
-                <HTMLSelect
-                  id={`field-${f.name}`}
-                  fill
-                  value={String(values[f.name] ?? '')}
-                  options={f.options}
-                  onChange={(e) => set(f.name, e.currentTarget.value)}
-                />
-              ) : (
-                <InputGroup
-                  id={`field-${f.name}`}
-                  value={String(values[f.name] ?? '')}
-                  onValueChange={(v) => set(f.name, v)}
-                />
-              )}
+              <FieldInput
+                id={`dialog-${f.name}`}
+                field={f}
+                value={values[f.name]}
+                values={values}
+                onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+                onPatch={(patch) => setValues((prev) => ({ ...prev, ...patch }))}
+              />
             </FormGroup>
           ))}
         </DialogBody>

@@ -1,10 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { Callout } from '@blueprintjs/core';
 import { CURRENCY_SYMBOLS, formatMoney, wallet } from '@caravan/contracts';
-import { baseApi, DocumentList, toast, useServerEvents } from '@caravan/ui-kit';
+import { baseApi, EntityListPage, toast, useServerEvents, type EntityView } from '@caravan/ui-kit';
 import { useDispatch, useSelector } from 'react-redux';
-import { useWalletListQuery, type WalletRow } from '../../api/wallet';
 import { injectedLiveWallets, walletPushed } from '../../store/liveWallets';
+
+const view: EntityView = {
+  entity: 'wallet',
+  title: 'pages.wallet',
+  itemPage: false,
+  canCreate: () => false,
+  columns: [
+    { key: 'id', label: 'id' },
+    { key: 'title', label: wallet.labels.title },
+    { key: 'label', label: wallet.labels.label },
+    { key: 'client_id', label: wallet.labels.client_id },
+    {
+      key: 'amount',
+      label: 'баланс',
+      render: (row) => formatMoney(row.amount as string, CURRENCY_SYMBOLS[row.currency_id as number]),
+    },
+  ],
+  fields: [
+    { name: 'title', label: wallet.labels.title },
+    { name: 'client_id', label: wallet.labels.client_id, kind: 'ref', entity: 'client' },
+    { name: 'amount', label: 'баланс', kind: 'decimal' },
+  ],
+};
 
 export default function WalletListPage() {
   const { t } = useTranslation();
@@ -31,21 +53,7 @@ export default function WalletListPage() {
           {t('walletLive.updated', { title: last.title, amount: formatMoney(last.amount) })}
         </Callout>
       )}
-      <DocumentList<WalletRow>
-        title={t('pages.wallet')}
-        useList={useWalletListQuery}
-        columns={[
-          { key: 'id', label: 'id' },
-          { key: 'title', label: wallet.labels.title },
-          { key: 'label', label: wallet.labels.label },
-          { key: 'client_id', label: wallet.labels.client_id },
-          {
-            key: 'amount',
-            label: 'баланс',
-            render: (row) => formatMoney(row.amount, CURRENCY_SYMBOLS[row.currency_id]),
-          },
-        ]}
-      />
+      <EntityListPage view={view} />
     </>
   );
 }

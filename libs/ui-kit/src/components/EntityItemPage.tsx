@@ -1,0 +1,161 @@
+import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { MESSAGES, NEW_ID } from '@caravan/contracts';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
+import { changedValues, invalidFields, missingRequired, titleOfRow, type Values } from '../fields';
+import { useCurrentUser } from '../session';
+import { toast } from '../toaster';
+import type { EntityView } from '../view';
+import { ConfirmDialog } from './ConfirmDialog';
+import { FieldInput } from './FieldInput';
+import { HistoryDialog } from './HistoryDialog';
+
+const errorText = (err: unknown) => (err as { message?: string }).message ?? MESSAGES.somethingWentWrong;
+
+/**
+ * The item page /{entity}/{id} (spec §2): id -1 is a new document and its first save lands on the
+ * item's URL; save and cancel; required fields block the save with one toast per field; delete and
+ * restore behind a confirmation; the history dialog.
+ */
+export function EntityItemPage({ view }: { view: EntityView }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const id = Number(useParams().id);
+  const isNew = id === NEW_ID;
+  const {
+    data: stored,
+    error,
+    isFetching,
+  } = useDocumentGetQuery({ entity: view.entity, id }, { skip: isNew || !Number.isInteger(id) });
+  const [save, { isLoading: saving }] = useDocumentSaveMutation();
+  const [values, setValues] = useState<Values>(() => (isNew ? (view.initial?.(user) ?? {}) : {}));
+  const [confirming, setConfirming] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
+
+  useEffect(() => {
+    if (stored) setValues(stored);
+  }, [stored]);
+  useEffect(() => {
+    if (isNew) setValues(view.initial?.(user) ?? {});
+  }, [isNew, view, user]);
+
+  if (!Number.isInteger(id)) return <NonIdealState icon="error" title={MESSAGES.notFound} />;
+  if (!isNew && error) return <NonIdealState icon="error" title={errorText(error)} />;
+  if (!isNew && !stored) return <Spinner />;
+
+  const editable = view.canEdit?.(user, values) ?? true;
+  const visible = view.fields.filter((f) => !f.hidden?.(values, user));
+  const deleted = Boolean(stored?.deleted);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const missing = missingRequired(visible, values);
+    missing.forEach(
+      (f) => void toast(MESSAGES.fieldRequired(t(`fields.${f.name}`, { defaultValue: f.label })), 'warning'),
+    );
+    const invalid = invalidFields(visible, values);
+    invalid.forEach((message) => void toast(message, 'warning'));
+    if (missing.length || invalid.length) return;
+    const changes = changedValues(values, stored, visible);
+    if (!isNew && !Object.keys(changes).length) return void toast(MESSAGES.nothingToUpdate);
+    try {
+      const row = await save({ entity: view.entity, values: { id, ...changes } }).unwrap();
+      void toast(MESSAGES.changesSaved, 'success');
+      if (isNew) navigate(`../${row.id}`, { replace: true, relative: 'path' });
+      else setValues(row);
+    } catch (err) {
+      void toast(errorText(err), 'danger');
+    }
+  };
+
+  const toggleDeleted = async () => {
+    setConfirming(false);
+    try {
+      await save({ entity: view.entity, values: { id, deleted: !deleted } }).unwrap();
+      void toast(deleted ? t('list.restored') : t('item.deletedToast'), 'success');
+    } catch (err) {
+      void toast(errorText(err), 'danger');
+    }
+  };
+
+  const title = isNew ? t('common.newRecord') : (view.itemTitle?.(values) ?? titleOfRow(values));
+  return (
+    <Card className="caravan-item-page" data-testid="item-page">
+      <div className="caravan-item-header">
+        <H3>
+          {t(view.title)}: {title} {deleted && <Tag intent="danger">{t('item.deleted')}</Tag>}
+        </H3>
+        {!isNew && <Button icon="history" text={t('history.title')} onClick={() => setShowHistory(true)} />}
+      </div>
+      <form onSubmit={submit}>
+        <div className="caravan-form-grid">
+          {visible.map((f) => (
+            <FormGroup
+              key={f.name}
+              className={
+                f.wide || ['table', 'images', 'files', 'hours', 'textarea', 'refs'].includes(f.kind ?? '')
+                  ? 'caravan-wide'
+                  : undefined
+              }
+              label={t(`fields.${f.name}`, { defaultValue: f.label })}
+              labelFor={`field-${f.name}`}
+              labelInfo={f.required ? '*' : undefined}
+            >
+              <FieldInput
+                id={`field-${f.name}`}
+                field={f}
+                value={values[f.name]}
+                values={values}
+                disabled={!editable || deleted || f.readOnly?.(values, user)}
+                onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+                onPatch={(patch) => setValues((prev) => ({ ...prev, ...patch }))}
+              />
+            </FormGroup>
+          ))}
+        </div>
+        <div className="caravan-item-actions">
+          {editable && !deleted && (
+            <Button
+              type="submit"
+              intent="primary"
+              icon="floppy-disk"
+              text={t('common.save')}
+              loading={saving}
+            />
+          )}
+          <Button text={t('common.cancel')} onClick={() => navigate('..', { relative: 'path' })} />
+          {editable && !isNew && (
+            <Button
+              intent={deleted ? 'success' : 'danger'}
+              variant="outlined"
+              icon={deleted ? 'undo' : 'trash'}
+              text={deleted ? t('list.restore') : t('item.delete')}
+              onClick={() => setConfirming(true)}
+            />
+          )}
+          {isFetching && <Spinner size={16} />}
+        </div>
+      </form>
+      {!isNew && view.sections?.({ id, values: stored ?? values, editable: editable && !deleted })}
+      <ConfirmDialog
+        isOpen={confirming}
+        intent={deleted ? 'success' : 'danger'}
+        text={deleted ? t('list.restoreConfirm') : t('item.deleteConfirm')}
+        confirmText={deleted ? t('list.restore') : t('item.delete')}
+        onConfirm={() => void toggleDeleted()}
+        onCancel={() => setConfirming(false)}
+      />
+      {!isNew && (
+        <HistoryDialog
+          entity={view.entity}
+          id={id}
+          isOpen={showHistory}
+          onClose={() => setShowHistory(false)}
+        />
+      )}
+    </Card>
+  );
+}

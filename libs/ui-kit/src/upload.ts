@@ -1,0 +1,56 @@
+import {
+  fail,
+  MESSAGES,
+  UPLOAD_MESSAGES,
+  uploadRefusal,
+  type Reply,
+  type UploadedFile,
+} from '@caravan/contracts';
+import { authHeaders, signalUnauthorized } from './auth';
+
+/** POST /api/upload_image | upload_file with the files; the spec's messages for a refused one. */
+export async function uploadFiles(
+  kind: 'image' | 'file',
+  files: File[],
+  extensions?: readonly string[],
+): Promise<Reply<UploadedFile[]>> {
+  for (const file of files) {
+    const refusal = uploadRefusal(file, extensions ? { extensions } : {});
+    if (refusal) return fail(refusal);
+  }
+  const form = new FormData();
+  for (const file of files) form.append('file', file, file.name);
+  if (extensions) form.append('extensions', extensions.join(','));
+  try {
+    const res = await fetch(`/api/upload_${kind}`, { method: 'POST', headers: authHeaders(), body: form });
+    if (res.status === 401) signalUnauthorized();
+    const reply = (await res.json()) as Reply<UploadedFile[]>;
+    return reply.ok ? reply : fail(reply.message || UPLOAD_MESSAGES.uploadFailed);
+  } catch {
+    return fail(MESSAGES.serviceUnavailable);
+  }
+}
+
+/** Does the link load as an image? (a link that does not is removed, spec §5) */
+export const loadsAsImage = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const img = new Image();
+    img.onload = () => resolve(img.naturalWidth > 0);
+    img.onerror = () => resolve(false);
+    img.src = url;
+  });
+
+/** POST one of the lookup paths (/api/suggest_address, …) as the signed-in user. */
+export async function postApi<T>(path: string, body: unknown): Promise<Reply<T>> {
+  try {
+    const res = await fetch(`/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders() },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 401) signalUnauthorized();
+    return (await res.json()) as Reply<T>;
+  } catch {
+    return fail(MESSAGES.serviceUnavailable);
+  }
+}

@@ -53,7 +53,7 @@ test('a new user registers, confirms by mail, waits, is approved and linked, the
   await login(adminPage, ADMIN);
   await adminPage.getByRole('navigation', { name: 'меню' }).getByText('пользователи').click();
   await adminPage.getByPlaceholder('поиск').fill(email);
-  await adminPage.getByRole('link', { name: email }).click();
+  await adminPage.getByRole('cell', { name: email }).click();
   await adminPage.getByLabel('состояние').selectOption('working');
   await adminPage.getByRole('button', { name: 'сохранить' }).click();
   await expect(adminPage.getByText('изменения сохранены')).toBeVisible();

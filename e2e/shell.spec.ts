@@ -1,5 +1,5 @@
 import { PORT_OFFSET } from './playwright.config';
-import { ADMIN, callAsPage, CLIENT, expect, login, test } from './support';
+import { ADMIN, callAsPage, CLIENT, expect, field, login, test } from './support';
 
 test('the admin logs in and opens a page of each remote', async ({ page }) => {
   await login(page, ADMIN);
@@ -28,13 +28,15 @@ test('a record created in a remote is there after reload', async ({ page }) => {
   await page.getByRole('button', { name: 'сохранить' }).click();
   await expect(page.getByText("не заполнено поле 'название'")).toBeVisible();
 
-  await page.getByLabel('название', { exact: false }).first().fill(title);
-  await page.getByLabel('название (англ.)').fill('Uzbekistan');
+  await field(page, 'название').fill(title);
+  await field(page, 'название (англ.)').fill('Uzbekistan');
   await page.getByRole('button', { name: 'сохранить' }).click();
   await expect(page.getByText('изменения сохранены')).toBeVisible();
-  await expect(page.getByRole('cell', { name: title })).toBeVisible();
+  await expect(page).toHaveURL(/\/country\/\d+$/);
 
   await page.reload();
+  await expect(field(page, 'название')).toHaveValue(title);
+  await page.getByRole('button', { name: 'отмена' }).click();
   await expect(page.getByRole('cell', { name: title })).toBeVisible();
   await page.getByPlaceholder('поиск').fill('Uzbek');
   await expect(page.getByTestId('document-row')).toHaveCount(1);

@@ -1,4 +1,4 @@
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
 
 /** Every test fails on an uncaught error in any of its pages: a crashed screen is never a silent pass. */
 export const test = base.extend<{ failOnPageErrors: void }>({
@@ -18,6 +18,7 @@ export { expect };
 
 export const ADMIN = { email: 'admin@caravan.local', password: 'caravan-admin' };
 export const CLIENT = { email: 'client@caravan.local', password: 'caravan123' };
+export const OPERATOR = { email: 'operator@caravan.local', password: 'caravan123' };
 
 export async function login(page: Page, user: { email: string; password: string }) {
   await page.goto('/');
@@ -36,3 +37,7 @@ export async function callAsPage(page: Page, method: string, params: unknown) {
   });
   return (await res.json()) as { ok: boolean; result: any; message?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
+
+/** A form control by its label, whether or not the label marks it required ('название *'). */
+export const field = (scope: Page | Locator, label: string) =>
+  scope.getByLabel(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?\\s*$`));

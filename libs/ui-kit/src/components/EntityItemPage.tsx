@@ -152,6 +152,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
         <HistoryDialog
           entity={view.entity}
           id={id}
+          fields={view.fields}
           isOpen={showHistory}
           onClose={() => setShowHistory(false)}
         />

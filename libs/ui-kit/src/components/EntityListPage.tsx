@@ -12,7 +12,7 @@ import {
   Switch,
 } from '@blueprintjs/core';
 import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES } from '@caravan/contracts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -45,7 +45,7 @@ function ListPage(props: {
   page: number;
   args: EntityListArgs;
   columns: ColumnDef[];
-  onLoaded(page: number, count: number, total: number): void;
+  onLoaded(key: string, page: number, count: number, total: number): void;
   onOpen?(row: EntityRow): void;
   onRestore?(row: EntityRow): void;
 }) {
@@ -55,10 +55,11 @@ function ListPage(props: {
     params: { ...props.args, page: props.page, per_page: LIST_PAGE_SIZE },
   });
   const { onLoaded, page } = props;
+  const key = JSON.stringify(props.args);
   useEffect(() => {
-    if (data) onLoaded(page, data.items.length, data.total);
-    else if (error) onLoaded(page, 0, -1);
-  }, [data, error, onLoaded, page]);
+    if (data) onLoaded(key, page, data.items.length, data.total);
+    else if (error) onLoaded(key, page, 0, -1);
+  }, [data, error, onLoaded, page, key]);
   if (error)
     return (
       <tr>
@@ -126,14 +127,18 @@ export function EntityListPage({ view }: { view: EntityView }) {
     [deleted, order, debouncedSearch, JSON.stringify(conditions), raw.text],
   );
   const argsKey = JSON.stringify(args);
-  const [pages, setPages] = useState(1);
-  const [loaded, setLoaded] = useState<Record<number, { count: number; total: number }>>({});
+  // Pages shown and pages loaded belong to one set of arguments: a new search starts again at page 1.
+  const [shown, setShown] = useState({ key: argsKey, pages: 1 });
+  const [loadedState, setLoadedState] = useState<{
+    key: string;
+    pages: Record<number, { count: number; total: number }>;
+  }>({
+    key: argsKey,
+    pages: {},
+  });
+  const pages = shown.key === argsKey ? shown.pages : 1;
+  const loaded = loadedState.key === argsKey ? loadedState.pages : {};
   const sentinel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    setPages(1);
-    setLoaded({});
-  }, [argsKey]);
 
   const last = loaded[pages];
   const hasMore = last !== undefined && last.count === LIST_PAGE_SIZE && pages * LIST_PAGE_SIZE < last.total;
@@ -141,17 +146,21 @@ export function EntityListPage({ view }: { view: EntityView }) {
     const el = sentinel.current;
     if (!el || !hasMore) return;
     const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setPages((p) => p + 1);
+      if (entries.some((e) => e.isIntersecting)) setShown({ key: argsKey, pages: pages + 1 });
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [hasMore]);
+  }, [hasMore, argsKey, pages]);
 
-  const onLoaded = useRef((page: number, count: number, total: number) =>
-    setLoaded((l) =>
-      l[page]?.count === count && l[page]?.total === total ? l : { ...l, [page]: { count, total } },
-    ),
-  ).current;
+  const onLoaded = useCallback(
+    (key: string, page: number, count: number, total: number) =>
+      setLoadedState((l) => {
+        const current = l.key === key ? l.pages : {};
+        if (current[page]?.count === count && current[page]?.total === total && l.key === key) return l;
+        return { key, pages: { ...current, [page]: { count, total } } };
+      }),
+    [],
+  );
   const empty = loaded[1]?.total === 0;
   const canCreate = view.canCreate?.(user) ?? true;
   const sortable = view.columns.filter((c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key));

@@ -86,9 +86,9 @@ export function FilterPanel(props: {
     <Card compact className="caravan-filter-panel" data-testid="filter-panel">
       {props.filters.map((f, i) => (
         <div key={`${f.field.name}-${i}`} className="caravan-filter-row">
-          <span className="caravan-filter-label">
+          <label className="caravan-filter-label" htmlFor={`filter-${f.field.name}-${i}`}>
             {t(`fields.${f.field.name}`, { defaultValue: f.field.label })}
-          </span>
+          </label>
           {COMPARABLE.has(f.field.kind ?? 'text') && (
             <HTMLSelect
               aria-label={t('list.comparison')}
@@ -127,8 +127,11 @@ export function FilterPanel(props: {
       ))}
       {props.raw && (
         <div className="caravan-filter-row">
-          <span className="caravan-filter-label">{t('list.rawWhere')}</span>
+          <label className="caravan-filter-label" htmlFor="filter-raw-where">
+            {t('list.rawWhere')}
+          </label>
           <TextArea
+            id="filter-raw-where"
             className="caravan-filter-value"
             aria-label={t('list.rawWhere')}
             placeholder="amount > 100 and title like 'склад'"

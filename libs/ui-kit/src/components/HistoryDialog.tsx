@@ -1,10 +1,17 @@
 import { Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
-import { formatDisplayDateTime } from '@caravan/contracts';
+import { formatDisplayDate, formatDisplayDateTime } from '@caravan/contracts';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDocumentHistoryQuery } from '../entityApi';
+import type { FieldDef } from '../fields';
 
-const shown = (value: unknown) => {
+/** A value as the form shows it: an option's label, yes / no, a date as DD-MM-YYYY. */
+const shown = (value: unknown, field: FieldDef | undefined, t: TFunction) => {
   if (value === null || value === undefined || value === '') return '—';
+  const option = field?.options?.find((o) => o.value === value);
+  if (option) return t(`enums.${field!.name}.${option.value}`, { defaultValue: option.label });
+  if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
+  if (field?.kind === 'date' && typeof value === 'string') return formatDisplayDate(value);
   if (typeof value === 'object') {
     const text = JSON.stringify(value);
     return text.length > 160 ? `${text.slice(0, 160)}…` : text;
@@ -13,7 +20,13 @@ const shown = (value: unknown) => {
 };
 
 /** Who changed what and when (spec §2: a history dialog for every entity): field, old → new. */
-export function HistoryDialog(props: { entity: string; id: number; isOpen: boolean; onClose(): void }) {
+export function HistoryDialog(props: {
+  entity: string;
+  id: number;
+  fields?: FieldDef[];
+  isOpen: boolean;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   const { data, isFetching, error } = useDocumentHistoryQuery(
     { entity: props.entity, id: props.id },
@@ -37,18 +50,21 @@ export function HistoryDialog(props: { entity: string; id: number; isOpen: boole
               </tr>
             </thead>
             <tbody>
-              {data?.map((h) => (
-                <tr key={h.id}>
-                  <td>{formatDisplayDateTime(h.datetime)}</td>
-                  <td>{h.user_full_name}</td>
-                  <td>{t(`fields.${h.type}`, { defaultValue: h.type_ru })}</td>
-                  <td>
-                    {h.type === 'created'
-                      ? t('history.created')
-                      : `${shown(h.old_value)} → ${shown(h.new_value)}`}
-                  </td>
-                </tr>
-              ))}
+              {data?.map((h) => {
+                const field = props.fields?.find((f) => f.name === h.type);
+                return (
+                  <tr key={h.id}>
+                    <td>{formatDisplayDateTime(h.datetime)}</td>
+                    <td>{h.user_full_name}</td>
+                    <td>{t(`fields.${h.type}`, { defaultValue: h.type_ru })}</td>
+                    <td>
+                      {h.type === 'created'
+                        ? t('history.created')
+                        : `${shown(h.old_value, field, t)} → ${shown(h.new_value, field, t)}`}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </HTMLTable>
         )}

@@ -1,0 +1,223 @@
+import type { Locator, Page } from '@playwright/test';
+import { ADMIN, callAsPage, CLIENT, expect, field, login, OPERATOR, test } from './support';
+
+/** Opens a reference select by its label, searches and picks a row. */
+async function choose(
+  page: Page,
+  label: string,
+  search: string,
+  option = search,
+  scope: Page | Locator = page,
+) {
+  await field(scope, label).click();
+  const popover = page.locator('.caravan-ref-menu').last();
+  await popover.getByLabel('поиск').fill(search);
+  await popover.getByRole('menuitem', { name: option, exact: true }).click();
+}
+
+const saved = async (page: Page) => {
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page.getByText('изменения сохранены').last()).toBeVisible();
+};
+
+test('an admin creates a city, a warehouse and a route with links, edits it, sees the history, and the calculator finds it', async ({
+  page,
+}) => {
+  const stamp = Date.now().toString().slice(-6);
+  const city = `Ханчжоу ${stamp}`;
+  const warehouse = `Ханчжоу, склад ${stamp}`;
+  const route = `Ханчжоу — Москва ${stamp}`;
+  await login(page, ADMIN);
+
+  // a city, from the list's add button: the empty form names every missing field
+  await page.goto('/city');
+  await page.getByRole('button', { name: 'добавить' }).click();
+  await expect(page).toHaveURL(/\/city\/-1$/);
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page.getByText("не заполнено поле 'название'")).toBeVisible();
+  await expect(page.getByText("не заполнено поле 'страна'")).toBeVisible();
+  await field(page, 'название').fill(city);
+  await field(page, 'название (англ.)').fill(`Hangzhou ${stamp}`);
+  await choose(page, 'страна', 'Кит', 'Китай');
+  await saved(page);
+  await expect(page).toHaveURL(/\/city\/\d+$/);
+
+  // a warehouse in that city; an arrival warehouse would have to be in Russia
+  await page.goto('/warehouse_point/-1');
+  await field(page, 'название').fill(warehouse);
+  await field(page, 'тип').selectOption({ label: 'склад консолидации' });
+  await choose(page, 'город', stamp, city);
+  await field(page, 'индекс').fill('310000');
+  await saved(page);
+  await expect(page).toHaveURL(/\/warehouse_point\/\d+$/);
+
+  // a route from the city: the density table, then its product types and warehouses
+  await page.goto('/logistic_route/-1');
+  await field(page, 'название').fill(route);
+  await field(page, 'тип').selectOption({ label: 'авиа' });
+  await choose(page, 'оператор', 'Восточный', 'Восточный экспресс');
+  await choose(page, 'город отправления', stamp, city);
+  await field(page, 'срок от, дней').fill('5');
+  await field(page, 'срок до, дней').fill('8');
+  await page.getByRole('button', { name: 'добавить строку' }).click();
+  await page.locator('#density_table-0-density_from').fill('0');
+  await page.locator('#density_table-0-price').fill('9.50');
+  await saved(page);
+  await expect(page).toHaveURL(/\/logistic_route\/\d+$/);
+
+  const types = page.getByTestId('links-logistic_route_logistic_product_type_link');
+  await types.getByRole('button', { name: 'добавить…' }).click();
+  await page.locator('.caravan-ref-menu').last().getByRole('menuitem', { name: 'Электроника' }).click();
+  await expect(types.getByRole('cell', { name: 'Электроника' })).toBeVisible();
+  const warehouses = page.getByTestId('links-logistic_route_warehouse_point_link');
+  for (const name of [warehouse, 'Москва, Южные ворота']) {
+    await warehouses.getByRole('button', { name: 'добавить…' }).click();
+    await page.locator('.caravan-ref-menu').last().getByLabel('поиск').fill(name);
+    await page.locator('.caravan-ref-menu').last().getByRole('menuitem', { name, exact: true }).click();
+    await expect(warehouses.getByRole('cell', { name, exact: true })).toBeVisible();
+  }
+
+  // edit: activate it and lengthen the days; the history tells who changed what
+  await field(page, 'состояние').selectOption({ label: 'активен' });
+  await field(page, 'срок до, дней').fill('10');
+  await saved(page);
+  await page.getByRole('button', { name: 'история' }).click();
+  const history = page.getByTestId('history');
+  await expect(history.getByRole('row', { name: /состояние.*черновик → активен/ })).toBeVisible();
+  await expect(history.getByRole('row', { name: /срок до, дней.*8 → 10/ })).toContainText('Администратор');
+  await page.screenshot({ path: test.info().outputPath('route-history.png') });
+  await page.keyboard.press('Escape');
+
+  // the calculator: 10 kg in 0.05 m³ is 200 kg/m³ → 9.50 $/kg × 10 kg
+  await page.goto('/logistic_route/widget');
+  await choose(page, 'откуда (город в Китае)', stamp, city);
+  await choose(page, 'склад прибытия', 'Южные', 'Москва, Южные ворота');
+  await choose(page, 'тип товара', 'Электр', 'Электроника');
+  await field(page, 'вес, кг').fill('10');
+  await field(page, 'объём, м³').fill('0,05');
+  await page.getByRole('button', { name: 'рассчитать' }).click();
+  const quote = page.getByTestId('quote').filter({ hasText: route });
+  await expect(quote).toContainText('$95.00');
+  await expect(quote).toContainText('5–10 дн.');
+  await expect(quote).toContainText('Восточный экспресс');
+  await page.screenshot({ path: test.info().outputPath('calculator.png') });
+});
+
+test('the list sorts, filters, refuses a bad raw condition in words, and restores a deleted row', async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  await page.goto('/city');
+  await page.getByRole('button', { name: 'сортировка' }).click();
+  await page.getByRole('menuitem', { name: 'название ↑' }).click();
+  await expect(page.getByTestId('document-row').first()).toContainText('Алматы');
+
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'страна', exact: true }).click();
+  await choose(page, 'страна', 'Росс', 'Россия', page.getByTestId('filter-panel'));
+  await expect(page.getByTestId('document-row')).toHaveCount(4);
+  await expect(page.getByRole('cell', { name: 'Гуанчжоу' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'условие вручную' }).click();
+  await field(page, 'условие вручную').fill("title = 'Москва' or 1=1");
+  await page.getByRole('button', { name: 'применить' }).click();
+  await expect(page.getByTestId('list-error')).toHaveText(
+    'ошибка в условии фильтра: OR не поддерживается: условия соединяются только через AND',
+  );
+  await field(page, 'условие вручную').fill("title like 'Влад'");
+  await page.getByRole('button', { name: 'применить' }).click();
+  await expect(page.getByTestId('document-row')).toHaveCount(1);
+
+  // delete Vladivostok from its page, find it under the deleted toggle, restore it from the list
+  await page.getByTestId('document-row').click();
+  await page.getByRole('button', { name: 'удалить' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'удалить' }).click();
+  await expect(page.getByText('запись удалена')).toBeVisible();
+  await page.goto('/city');
+  await page.getByPlaceholder('поиск').fill('Владивосток');
+  await expect(page.getByText('ничего не найдено')).toBeVisible();
+  await page.getByText('удалённые', { exact: true }).click();
+  await page.getByRole('button', { name: 'восстановить' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'восстановить' }).click();
+  await expect(page.getByText('запись восстановлена')).toBeVisible();
+  await expect(page.getByText('ничего не найдено')).toBeVisible();
+  await page.getByText('удалённые', { exact: true }).click();
+  await expect(page.getByRole('cell', { name: 'Владивосток' })).toBeVisible();
+});
+
+test('an operator sees only the operators folder, edits their operator, and a discount of 101 is refused', async ({
+  page,
+}) => {
+  await login(page, OPERATOR);
+  const menu = page.getByRole('navigation', { name: 'меню' });
+  await expect(menu.locator('.bp6-menu-header')).toHaveText(['операторы']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['операторы', 'склады', 'тарифы', 'доп. услуги']);
+
+  await menu.getByRole('menuitem', { name: 'операторы' }).click();
+  await expect(page.getByTestId('document-row')).toHaveCount(1);
+  await page.getByTestId('document-row').click();
+  const before = await callAsPage(page, 'operator_get_by_id', { id: 1 });
+  const discount = page.locator('#client_list-0-discount_buyout');
+  await discount.fill('101');
+  await expect(page.getByTestId('table-client_list')).toContainText('скидка не может быть больше 100%');
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page.getByText('скидка не может быть больше 100%').last()).toBeVisible();
+  await field(page, 'телефон').fill('+8916123456');
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page.getByText('введите корректный номер').last()).toBeVisible();
+  expect((await callAsPage(page, 'operator_get_by_id', { id: 1 })).result).toEqual(before.result);
+
+  await discount.fill('7');
+  await field(page, 'телефон').fill('+79160000007');
+  await saved(page);
+  expect((await callAsPage(page, 'operator_get_by_id', { id: 1 })).result).toMatchObject({
+    phone: '+79160000007',
+    client_list: [expect.objectContaining({ id: 1, discount_buyout: 7 }), expect.objectContaining({ id: 2 })],
+  });
+  expect(await callAsPage(page, 'operator_update', { id: 2, title: 'чужой' })).toMatchObject({ ok: false });
+});
+
+test('a client sees the client folder, uses the calculator, and cannot write directories', async ({
+  page,
+}) => {
+  await login(page, CLIENT);
+  const menu = page.getByRole('navigation', { name: 'меню' });
+  await expect(menu.locator('.bp6-menu-header')).toHaveText(['клиент']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['клиенты', 'поставщики', 'калькулятор']);
+  await page.goto('/city');
+  await expect(page.getByText('Страница не найдена')).toBeVisible();
+
+  for (const [method, params, message] of [
+    ['city_update', { id: 2, title: 'Кантон' }, 'действие доступно только администратору'],
+    ['country_update', { id: -1, title: 'Атлантида' }, 'действие доступно только администратору'],
+    [
+      'logistic_route_update',
+      { id: 1, state: 'archive' },
+      'действие доступно только администратору или оператору',
+    ],
+    [
+      'operator_update',
+      { id: 1, title: 'Мой оператор' },
+      'действие доступно только администратору или оператору',
+    ],
+    [
+      'warehouse_point_update',
+      { id: -1, title: 'Мой склад', type: 'arrival', city_id: 5 },
+      'недостаточно прав для этого действия',
+    ],
+  ] as const)
+    expect(await callAsPage(page, method, params)).toMatchObject({ ok: false, message });
+  expect((await callAsPage(page, 'city_get_by_id', { id: 2 })).result.title).toBe('Гуанчжоу');
+
+  await page.goto('/logistic_route/widget');
+  await choose(page, 'откуда (город в Китае)', 'Иу');
+  await choose(page, 'склад прибытия', 'Складочная', 'Москва, Складочная');
+  await choose(page, 'тип товара', 'Игрушки');
+  await field(page, 'вес, кг').fill('300');
+  await field(page, 'объём, м³').fill('2');
+  await page.getByRole('button', { name: 'рассчитать' }).click();
+  // 150 kg/m³ on the train tariff: 2.50 $/kg × 300 kg
+  await expect(page.getByTestId('quote')).toHaveCount(1);
+  await expect(page.getByTestId('quote')).toContainText('$750.00');
+});

@@ -164,9 +164,11 @@ console.log(`
 
   demo logins (password ${process.env.DEMO_PASSWORD ?? 'caravan123'} unless noted):
     admin     admin@caravan.local   (password ${process.env.ADMIN_PASSWORD ?? 'caravan-admin'})
-    operator  operator@caravan.local
+    operator  operator@caravan.local  (operator «Восточный экспресс»)
+    operator  operator2@caravan.local (operator «Шёлковый путь»)
     client    client@caravan.local    (client «ООО «Ромашка»»)
     client    client2@caravan.local   (client «ИП Соколов»)
+    client    client3@caravan.local   (client «Анна Петрова»)
     waiting   waiting@caravan.local   (not yet approved)
 
   remotes: mf-orders :${PORTS.mf_orders}  mf-wallet :${PORTS.mf_wallet}  mf-directories :${PORTS.mf_directories}

@@ -221,3 +221,70 @@ test('a client sees the client folder, uses the calculator, and cannot write dir
   await expect(page.getByTestId('quote')).toHaveCount(1);
   await expect(page.getByTestId('quote')).toContainText('$750.00');
 });
+
+test('lookups fill a legal entity from its INN and a bank account from its BIK; an address has a map link', async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  await page.goto('/legal_entity/-1');
+  await field(page, 'ИНН').fill('5032123452');
+  await page.getByRole('button', { name: 'найти компанию по ИНН или названию' }).click();
+  await page.getByRole('menuitem', { name: /ООО «КАРГО ЛАЙН»/ }).click();
+  const details = page.getByRole('dialog', { name: 'ООО «КАРГО ЛАЙН»' });
+  await expect(details).toContainText('ликвидируется');
+  await expect(details).toContainText('Орлов Сергей Петрович');
+  await details.getByRole('button', { name: 'заполнить' }).click();
+  await expect(field(page, 'название')).toHaveValue('ООО «КАРГО ЛАЙН»');
+  await expect(field(page, 'КПП')).toHaveValue('503201001');
+  await expect(field(page, 'руководитель')).toHaveValue('Орлов Сергей Петрович');
+  await expect(page.getByLabel('показать на карте')).toHaveAttribute(
+    'href',
+    /yandex\.ru\/maps/,
+  );
+  await saved(page);
+
+  await page.goto('/bank_account/-1');
+  await field(page, 'название').fill('Расчётный');
+  await choose(page, 'юрлицо', 'КАРГО', 'ООО «КАРГО ЛАЙН»');
+  await field(page, 'расчётный счёт').fill('40702810400000000001');
+  await field(page, 'БИК').fill('044525974');
+  await page.getByRole('button', { name: 'найти банк по БИК' }).click();
+  await page.getByRole('menuitem', { name: /ТБанк/ }).click();
+  await expect(field(page, 'корр. счёт')).toHaveValue('30101810145250000974');
+  await expect(field(page, 'банк')).toHaveValue('ТБАНК');
+  await saved(page);
+});
+
+test('a package gets photos by upload and by link; a link that is no image is removed with its message', async ({
+  page,
+}) => {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  await login(page, ADMIN);
+  await page.goto('/package_description/2');
+  await page.getByLabel('загрузить фото…').setInputFiles([
+    { name: 'уголок.png', mimeType: 'image/png', buffer: png },
+    { name: 'уголок-2.png', mimeType: 'image/png', buffer: png },
+  ]);
+  await expect(page.getByTestId('image-item')).toHaveCount(2);
+  await page
+    .getByLabel('загрузить фото…')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+  await expect(
+    page.getByText('допустимы только файлы с раширением: jpg, jpeg, png, gif, webp'),
+  ).toBeVisible();
+  const bad = `${new URL(page.url()).origin}/api/catalogue`;
+  await field(page, 'ссылка на фото').fill(bad);
+  await page.getByRole('button', { name: 'добавить по ссылке' }).click();
+  await expect(page.getByText(`ошибка: url "${bad}" не является ссылкой на фото`)).toBeVisible();
+  await expect(page.getByTestId('image-item')).toHaveCount(2);
+  await page.getByTestId('image-item').nth(1).getByRole('button', { name: 'переместить влево' }).click();
+  await saved(page);
+
+  const stored = (await callAsPage(page, 'package_description_get_by_id', { id: 2 })).result.images;
+  expect(stored.map((i: { name: string }) => i.name)).toEqual(['уголок-2.png', 'уголок.png']);
+  const image = await page.request.get(stored[0].file);
+  expect(image.headers()['content-type']).toBe('image/png');
+});

@@ -57,9 +57,10 @@ test('a new user registers, confirms by mail, waits, is approved and linked, the
   await adminPage.getByLabel('состояние').selectOption('working');
   await adminPage.getByRole('button', { name: 'сохранить' }).click();
   await expect(adminPage.getByText('изменения сохранены')).toBeVisible();
-  await adminPage.getByLabel('клиенты: id').fill('1');
-  await adminPage.getByTestId('links-client_id').getByRole('button', { name: 'связать' }).click();
-  await expect(adminPage.getByTestId('links-client_id').getByRole('link', { name: '#1' })).toBeVisible();
+  const clients = adminPage.getByTestId('links-client_user_link');
+  await clients.getByRole('button', { name: 'добавить…' }).click();
+  await adminPage.locator('.caravan-ref-menu').getByRole('menuitem', { name: 'ООО «Ромашка»' }).click();
+  await expect(clients.getByRole('cell', { name: 'ООО «Ромашка»' })).toBeVisible();
 
   await login(page, { email, password: 'secret-77' });
   const menu = page.getByRole('navigation', { name: 'меню' });

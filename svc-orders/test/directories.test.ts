@@ -9,6 +9,7 @@ import {
   type RunningService,
 } from '@caravan/service-kit';
 import { carriersService } from '../../svc-carriers/src/app';
+import { specCountries } from '../../svc-carriers/test/fixtures';
 import { ordersService } from '../src/app';
 
 const admin = identityOf({ user_id: 1, roles: ['admin'] });
@@ -76,10 +77,9 @@ describe('reference data kept in svc-orders', () => {
   });
 
   it('replicates routes with their links, warehouses, extra services and product types', async () => {
-    const china = await create(carriers, 'country', { title: 'Китай' });
-    const russia = await create(carriers, 'country', { title: 'Россия' });
-    const from = await create(carriers, 'city', { title: 'Гуанчжоу', country_id: china.id });
-    const to = await create(carriers, 'city', { title: 'Москва', country_id: russia.id });
+    const { china, russia } = await specCountries(carriers, admin);
+    const from = await create(carriers, 'city', { title: 'Гуанчжоу', country_id: china });
+    const to = await create(carriers, 'city', { title: 'Москва', country_id: russia });
     const op = await create(carriers, 'operator', { title: 'Шёлковый путь' });
     const warehouse = await create(carriers, 'warehouse_point', {
       title: 'Склад',

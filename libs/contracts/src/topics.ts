@@ -39,23 +39,12 @@ export const TOPIC_PARTITIONS = 3;
 export const ALL_TOPICS: readonly TopicName[] = Object.values(ENTITY_TOPICS);
 
 /**
- * The reference data svc-orders keeps as replicas (ARCHITECTURE §6): what orders need of routes,
- * operators, warehouses, extra services, exchange rates, product types and packages.
+ * The reference data svc-orders keeps as replicas (ARCHITECTURE §6): everything svc-carriers publishes
+ * (routes, operators, warehouses, extra services, product types, packages, …) and the exchange rates.
  */
-export const ORDERS_REPLICATED_ENTITIES = [
-  'country',
-  'city',
-  'currency',
-  'logistic_product_type',
-  'package_description',
-  'warehouse_point',
-  'operator',
-  'operator_warehouse_point_link',
-  'logistic_route',
-  'logistic_route_logistic_product_type_link',
-  'logistic_route_warehouse_point_link',
-  'extra_service',
+export const ORDERS_REPLICATED_ENTITIES: readonly Published[] = [
+  ...PUBLISHED_ENTITIES.carriers,
   'exchange_rate',
-] as const satisfies readonly Published[];
+];
 
 export const prefixedTopic = (prefix: string | undefined, topic: string) => `${prefix ?? ''}${topic}`;

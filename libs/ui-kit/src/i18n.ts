@@ -119,8 +119,6 @@ const ru = {
     state: 'состояние',
     clients: 'клиенты',
     operators: 'операторы',
-    addLink: 'связать',
-    removeLink: 'убрать связь',
   },
   states: { working: 'работает', waiting_auth: 'ожидает подтверждения', fired: 'заблокирован' },
   profile: {
@@ -128,7 +126,7 @@ const ru = {
     firstName: 'имя',
     lastName: 'фамилия',
     phone: 'телефон',
-    photo: 'фото (ссылка)',
+    photo: 'фото',
   },
   visitor: {
     about: 'О сервисе',
@@ -384,8 +382,6 @@ const en: typeof ru & {
     state: 'state',
     clients: 'clients',
     operators: 'operators',
-    addLink: 'link',
-    removeLink: 'unlink',
   },
   states: { working: 'working', waiting_auth: 'waiting for approval', fired: 'blocked' },
   profile: {
@@ -393,7 +389,7 @@ const en: typeof ru & {
     firstName: 'first name',
     lastName: 'last name',
     phone: 'phone',
-    photo: 'photo (link)',
+    photo: 'photo',
   },
   visitor: {
     about: 'About',

@@ -1,4 +1,4 @@
-import { Button, Card, FormGroup, H3, HTMLTable, InputGroup, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, FormGroup, H3, HTMLTable, NonIdealState } from '@blueprintjs/core';
 import {
   CalculateParams,
   COUNTRY,
@@ -7,7 +7,7 @@ import {
   ROUTE_TYPE_LABELS,
   type RouteQuote,
 } from '@caravan/contracts';
-import { baseApi, ReferenceSelect, toast } from '@caravan/ui-kit';
+import { baseApi, FieldInput, toast, type FieldDef, type Values } from '@caravan/ui-kit';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -19,13 +19,30 @@ const calculatorApi = baseApi.injectEndpoints({
   }),
 });
 
-type Form = {
-  from_city_id: number | null;
-  to_warehouse_id: number | null;
-  logistic_product_type_id: number | null;
-  weight: string;
-  volume: string;
-};
+const FIELDS: FieldDef[] = [
+  {
+    name: 'from_city_id',
+    label: 'calculator.from',
+    kind: 'ref',
+    entity: 'city',
+    where: () => [{ field: 'country_id', op: '=', value: COUNTRY.CHINA }],
+  },
+  {
+    name: 'to_warehouse_id',
+    label: 'calculator.to',
+    kind: 'ref',
+    entity: 'warehouse_point',
+    where: () => [{ field: 'type', op: '=', value: 'arrival' }],
+  },
+  {
+    name: 'logistic_product_type_id',
+    label: 'calculator.productType',
+    kind: 'ref',
+    entity: 'logistic_product_type',
+  },
+  { name: 'weight', label: 'calculator.weight', kind: 'decimal' },
+  { name: 'volume', label: 'calculator.volume', kind: 'decimal' },
+];
 
 /**
  * Tariff calculator /logistic_route/widget: from a Chinese city to an arrival warehouse, for a product
@@ -34,15 +51,8 @@ type Form = {
  */
 export default function Calculator() {
   const { t } = useTranslation();
-  const [form, setForm] = useState<Form>({
-    from_city_id: null,
-    to_warehouse_id: null,
-    logistic_product_type_id: null,
-    weight: '',
-    volume: '',
-  });
+  const [form, setForm] = useState<Values>({});
   const [calculate, { data, isLoading }] = calculatorApi.useRouteCalculateMutation();
-  const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -59,48 +69,18 @@ export default function Calculator() {
     <Card className="caravan-calculator">
       <H3>{t('pages.calculator')}</H3>
       <form onSubmit={submit} className="caravan-form-grid">
-        <FormGroup label={t('calculator.from')} labelInfo="*" labelFor="calc-from">
-          <ReferenceSelect
-            id="calc-from"
-            entity="city"
-            value={form.from_city_id}
-            where={[{ field: 'country_id', op: '=', value: COUNTRY.CHINA }]}
-            onChange={(id) => set({ from_city_id: id })}
-          />
-        </FormGroup>
-        <FormGroup label={t('calculator.to')} labelInfo="*" labelFor="calc-to">
-          <ReferenceSelect
-            id="calc-to"
-            entity="warehouse_point"
-            value={form.to_warehouse_id}
-            where={[{ field: 'type', op: '=', value: 'arrival' }]}
-            onChange={(id) => set({ to_warehouse_id: id })}
-          />
-        </FormGroup>
-        <FormGroup label={t('calculator.productType')} labelInfo="*" labelFor="calc-type">
-          <ReferenceSelect
-            id="calc-type"
-            entity="logistic_product_type"
-            value={form.logistic_product_type_id}
-            onChange={(id) => set({ logistic_product_type_id: id })}
-          />
-        </FormGroup>
-        <FormGroup label={t('calculator.weight')} labelInfo="*" labelFor="calc-weight">
-          <InputGroup
-            id="calc-weight"
-            inputMode="decimal"
-            value={form.weight}
-            onValueChange={(weight) => set({ weight: weight.replace(',', '.') })}
-          />
-        </FormGroup>
-        <FormGroup label={t('calculator.volume')} labelInfo="*" labelFor="calc-volume">
-          <InputGroup
-            id="calc-volume"
-            inputMode="decimal"
-            value={form.volume}
-            onValueChange={(volume) => set({ volume: volume.replace(',', '.') })}
-          />
-        </FormGroup>
+        {FIELDS.map((f) => (
+          <FormGroup key={f.name} label={t(f.label)} labelInfo="*" labelFor={`calc-${f.name}`}>
+            <FieldInput
+              id={`calc-${f.name}`}
+              field={f}
+              value={form[f.name]}
+              values={form}
+              onChange={(value) => setForm((prev) => ({ ...prev, [f.name]: value }))}
+              onPatch={(patch) => setForm((prev) => ({ ...prev, ...patch }))}
+            />
+          </FormGroup>
+        ))}
         <div className="caravan-item-actions">
           <Button
             type="submit"

@@ -1,6 +1,6 @@
 import { Button, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
 import { PHONE_MESSAGE, isValidPhone, MESSAGES, type CurrentUser } from '@caravan/contracts';
-import { toast } from '@caravan/ui-kit';
+import { SingleImage, toast } from '@caravan/ui-kit';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProfileUpdateMutation } from '../api/users';
@@ -64,8 +64,8 @@ export function ProfilePage({ user, onExit, onSaved }: Props) {
             intent={phoneError ? 'danger' : 'none'}
           />
         </FormGroup>
-        <FormGroup label={t('profile.photo')} labelFor="profile-photo">
-          <InputGroup id="profile-photo" value={values.photo} onValueChange={set('photo')} />
+        <FormGroup label={t('profile.photo')}>
+          <SingleImage value={values.photo || null} onChange={(photo) => set('photo')(photo ?? '')} />
         </FormGroup>
         <Button type="submit" intent="primary" text={t('common.save')} loading={isLoading} />
         <Button icon="log-out" text={t('layout.exit')} onClick={onExit} style={{ marginLeft: 8 }} />

@@ -7,7 +7,6 @@ import {
   type DensityRow,
   type RouteQuote,
   type RouteState,
-  type RouteType,
 } from '@caravan/contracts';
 import { BusinessError, type Db } from '@caravan/service-kit';
 
@@ -50,16 +49,17 @@ export async function checkRoute(trx: Db, prev: RouteValues | null, next: RouteV
   if (missing.length) throw new BusinessError(ROUTE_MESSAGES.activateNeeds(missing.join(', ')));
 }
 
-type RouteRow = {
+/** An active route keeps at least one product type and one warehouse: the last live link is not removed. */
+export async function checkRouteLinkRemoval(trx: Db, table: string, routeId: number, what: string) {
+  const route = await trx('logistic_route').where({ id: routeId }).first('state');
+  if (route?.state !== 'active') return;
+  const left = await liveLinks(trx, table, routeId);
+  // the link being removed is still live inside this transaction
+  if (Number(left?.n ?? 0) <= 1) throw new BusinessError(ROUTE_MESSAGES.lastLink(what));
+}
+
+type RouteRow = Omit<RouteQuote, 'logistic_route_id' | 'density' | 'unit' | 'rate' | 'price_usd'> & {
   id: number;
-  title: string;
-  type: RouteType;
-  operator_id: number;
-  operator_title: string | null;
-  from_city_title: string | null;
-  days_from: number | null;
-  days_to: number | null;
-  buyout_commission: string;
   density_table: DensityRow[];
 };
 

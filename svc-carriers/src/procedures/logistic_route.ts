@@ -7,7 +7,7 @@ import {
 } from '@caravan/contracts';
 import { linkedIds, registerEntity, titleOf, type ServiceKit } from '@caravan/service-kit';
 import type { Knex } from 'knex';
-import { calculate, checkRoute } from '../domain/routes';
+import { calculate, checkRoute, checkRouteLinkRemoval } from '../domain/routes';
 import { topicOf } from './reference';
 
 /** Links of a route are the route operator's: `logistic_route_id` must point at one of their routes. */
@@ -54,9 +54,9 @@ export function registerLogisticRoute(kit: ServiceKit) {
     topic: topicOf('logistic_route'),
   });
 
-  for (const [contract, target] of [
-    [logisticRouteProductTypeLink, 'logistic_product_type'],
-    [logisticRouteWarehousePointLink, 'warehouse_point'],
+  for (const [contract, target, what] of [
+    [logisticRouteProductTypeLink, 'logistic_product_type', 'тип товара'],
+    [logisticRouteWarehousePointLink, 'warehouse_point', 'склад'],
   ] as const) {
     const table = contract.name;
     registerEntity(kit.registry, {
@@ -68,6 +68,9 @@ export function registerLogisticRoute(kit: ServiceKit) {
       computed: {
         logistic_route_title: titleOf(table, 'logistic_route_id', 'logistic_route'),
         [`${target}_title`]: titleOf(table, `${target}_id`, target),
+      },
+      rules: async ({ trx, prev, deleted }) => {
+        if (prev && deleted) await checkRouteLinkRemoval(trx, table, prev.logistic_route_id as number, what);
       },
       topic: topicOf(table),
     });

@@ -6,12 +6,15 @@ import type { Request, Response } from 'express';
 import { refusal, servedType, sniffImage, storedName, type ReceivedFile } from '../domain/files';
 
 const MAX_FILES = 20;
+/** All files of one upload together: what one request may make the service hold in memory. */
+const MAX_TOTAL_BYTES = 5 * UPLOAD_MAX_BYTES;
 
 /** Reads a multipart form: its files (each cut at the size limit) and text fields. */
 function receive(req: Request): Promise<{ files: ReceivedFile[]; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     const files: ReceivedFile[] = [];
     const fields: Record<string, string> = {};
+    let total = 0;
     const form = busboy({
       headers: req.headers,
       defParamCharset: 'utf8',
@@ -26,7 +29,11 @@ function receive(req: Request): Promise<{ files: ReceivedFile[]; fields: Record<
         truncated: false,
       };
       files.push(file);
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('data', (c: Buffer) => {
+        total += c.length;
+        if (total > MAX_TOTAL_BYTES) file.truncated = true;
+        else chunks.push(c);
+      });
       stream.on('limit', () => (file.truncated = true));
       stream.on('close', () => (file.data = Buffer.concat(chunks)));
     });

@@ -43,6 +43,8 @@ export const ROUTE_MESSAGES = {
   days: 'срок «до» не может быть меньше срока «от»',
   transition: (from: string, to: string) => `тариф нельзя перевести из состояния «${from}» в «${to}»`,
   activateNeeds: (what: string) => `чтобы активировать тариф, укажите: ${what}`,
+  lastLink: (what: string) =>
+    `у активного тарифа должен остаться хотя бы один ${what}; сначала переведите его в архив`,
 } as const;
 
 /** Sorted by density_from, ranges must not overlap; only the last may be open-ended. */

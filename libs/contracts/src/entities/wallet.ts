@@ -24,6 +24,7 @@ export const wallet = defineEntityContract({
   },
   required: ['title', 'client_id'],
   searchFields: ['title', 'label'],
+  refs: { client_id: 'client', operator_id: 'operator', currency_id: 'currency' },
   ownership: { client: 'client_id', operator: 'operator_id' },
 });
 export type Wallet = BaseRow & z.infer<typeof wallet.fields> & { amount: string };

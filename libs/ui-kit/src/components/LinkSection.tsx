@@ -1,4 +1,4 @@
-import { Button, H5, HTMLTable, NonIdealState } from '@blueprintjs/core';
+import { Button, H5, HTMLTable } from '@blueprintjs/core';
 import { MESSAGES, NEW_ID, type WhereCondition } from '@caravan/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { useDocumentListQuery, useDocumentSaveMutation, type EntityRow } from '.
 import { toast } from '../toaster';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ReferenceSelect } from './inputs/ReferenceSelect';
+import { RefTitle } from './RefTitle';
 
 /**
  * The links of a document to others through a link entity (a route's product types and warehouses,
@@ -43,13 +44,20 @@ export function LinkSection(props: {
     <section className="caravan-link-section" data-testid={`links-${props.link}`}>
       <H5>{props.title}</H5>
       {rows.length === 0 ? (
-        <NonIdealState icon="link" description={t('common.nothingFound')} className="caravan-compact-empty" />
+        <p className="bp6-text-muted">{t('common.nothingFound')}</p>
       ) : (
         <HTMLTable compact>
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td>{String(row[titleKey] ?? `#${row[props.targetField]}`)}</td>
+                <td>
+                  {row[titleKey] !== undefined ? (
+                    String(row[titleKey])
+                  ) : (
+                    // links kept apart from their targets (a user's clients) have no joined title
+                    <RefTitle entity={props.targetEntity} id={row[props.targetField]} />
+                  )}
+                </td>
                 <td>
                   {props.editable && (
                     <Button

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Card,
-  Checkbox,
-  FormGroup,
-  H3,
-  H5,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NumericInput,
-  Spinner,
-} from '@blueprintjs/core';
+import { Button, Card, Checkbox, FormGroup, H3, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
 import {
   MESSAGES,
   ROLES,
@@ -20,78 +8,11 @@ import {
   type Role,
   type UserState,
 } from '@caravan/contracts';
-import { toast } from '@caravan/ui-kit';
+import { LinkSection, toast } from '@caravan/ui-kit';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
-import {
-  useClientUserLinkListQuery,
-  useClientUserLinkUpdateMutation,
-  useOperatorUserLinkListQuery,
-  useOperatorUserLinkUpdateMutation,
-  useUserGetQuery,
-  useUserUpdateMutation,
-  type LinkRow,
-} from '../../api/users';
-
-const showError = (err: unknown) =>
-  void toast((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
-
-/** The user's links to clients or operators: list, unlink, link by id. */
-function Links(props: {
-  title: string;
-  column: 'client_id' | 'operator_id';
-  userId: number;
-  rows: LinkRow[];
-  save(values: Record<string, unknown> & { id: number }): { unwrap(): Promise<unknown> };
-}) {
-  const { t } = useTranslation();
-  const [target, setTarget] = useState<number | undefined>();
-  const link = () =>
-    target &&
-    props
-      .save({ id: -1, [props.column]: target, user_table_id: props.userId })
-      .unwrap()
-      .then(() => setTarget(undefined), showError);
-  return (
-    <div style={{ marginTop: 16 }} data-testid={`links-${props.column}`}>
-      <H5>{props.title}</H5>
-      <HTMLTable compact>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={row.id}>
-              <td>
-                {props.column === 'client_id' ? (
-                  <Link to={`/client/${row.client_id}`}>#{row.client_id}</Link>
-                ) : (
-                  `#${row.operator_id}`
-                )}
-              </td>
-              <td>
-                <Button
-                  size="small"
-                  variant="minimal"
-                  icon="cross"
-                  text={t('users.removeLink')}
-                  onClick={() => props.save({ id: row.id, deleted: true }).unwrap().catch(showError)}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-      <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-        <NumericInput
-          aria-label={`${props.title}: id`}
-          min={1}
-          value={target ?? ''}
-          onValueChange={(n) => setTarget(Number.isNaN(n) ? undefined : n)}
-        />
-        <Button text={t('users.addLink')} onClick={link} disabled={!target} />
-      </div>
-    </div>
-  );
-}
+import { useParams } from 'react-router-dom';
+import { useUserGetQuery, useUserUpdateMutation } from '../../api/users';
 
 const TEXT_FIELDS = [
   ['first_name', 'profile.firstName'],
@@ -106,13 +27,6 @@ export function UserPage() {
   const id = Number(useParams().id);
   const { data: user, isLoading } = useUserGetQuery(id);
   const [update, { isLoading: saving }] = useUserUpdateMutation();
-  const { data: clientLinks } = useClientUserLinkListQuery({ filters: { user_table_id: id }, per_page: 100 });
-  const { data: operatorLinks } = useOperatorUserLinkListQuery({
-    filters: { user_table_id: id },
-    per_page: 100,
-  });
-  const [saveClientLink] = useClientUserLinkUpdateMutation();
-  const [saveOperatorLink] = useOperatorUserLinkUpdateMutation();
   const [form, setForm] = useState({
     first_name: '',
     last_name: '',
@@ -147,7 +61,7 @@ export function UserPage() {
       }).unwrap();
       void toast(MESSAGES.changesSaved, 'success');
     } catch (err) {
-      showError(err);
+      void toast((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
     }
   };
   const toggleRole = (role: Role) =>
@@ -195,20 +109,26 @@ export function UserPage() {
         </FormGroup>
         <Button type="submit" intent="primary" text={t('common.save')} loading={saving} />
       </form>
-      <Links
-        title={t('users.clients')}
-        column="client_id"
-        userId={id}
-        rows={clientLinks?.items ?? []}
-        save={saveClientLink}
-      />
-      <Links
-        title={t('users.operators')}
-        column="operator_id"
-        userId={id}
-        rows={operatorLinks?.items ?? []}
-        save={saveOperatorLink}
-      />
+      <div className="caravan-sections">
+        <LinkSection
+          title={t('users.clients')}
+          link="client_user_link"
+          parentField="user_table_id"
+          parentId={id}
+          targetField="client_id"
+          targetEntity="client"
+          editable
+        />
+        <LinkSection
+          title={t('users.operators')}
+          link="operator_user_link"
+          parentField="user_table_id"
+          parentId={id}
+          targetField="operator_id"
+          targetEntity="operator"
+          editable
+        />
+      </div>
     </Card>
   );
 }

@@ -70,6 +70,47 @@ function Uploader(props: {
   );
 }
 
+/** One picture with its tools: move left (in a list), open in a new tab, delete. */
+function ImageTile(props: {
+  file: string;
+  name?: string;
+  disabled?: boolean;
+  /** In a list: the move-left button, disabled for the first picture (no onMoveLeft). */
+  movable?: boolean;
+  onMoveLeft?(): void;
+  onDelete(): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <figure className="caravan-image" data-testid="image-item">
+      <img src={props.file} alt={props.name ?? ''} />
+      <ButtonGroup variant="minimal">
+        {props.movable ? (
+          <Button
+            icon="arrow-left"
+            aria-label={t('files.moveLeft')}
+            disabled={props.disabled || !props.onMoveLeft}
+            onClick={props.onMoveLeft}
+          />
+        ) : null}
+        <AnchorButton
+          icon="share"
+          aria-label={t('files.open')}
+          href={props.file}
+          target="_blank"
+          rel="noreferrer"
+        />
+        <Button
+          icon="trash"
+          aria-label={t('files.delete')}
+          disabled={props.disabled}
+          onClick={props.onDelete}
+        />
+      </ButtonGroup>
+    </figure>
+  );
+}
+
 /**
  * Image list (spec §2): upload several, add by link (a link that does not load as an image is removed
  * with the spec's message), move left, delete, open in a new tab.
@@ -99,30 +140,15 @@ export function ImageList({ value, onChange, disabled }: ListProps) {
     <div className="caravan-images">
       <div className="caravan-image-grid">
         {items.map((a, i) => (
-          <figure key={`${a.file}-${i}`} className="caravan-image" data-testid="image-item">
-            <img src={a.file} alt={a.name ?? ''} />
-            <ButtonGroup variant="minimal">
-              <Button
-                icon="arrow-left"
-                aria-label={t('files.moveLeft')}
-                disabled={disabled || i === 0}
-                onClick={() => moveLeft(i)}
-              />
-              <AnchorButton
-                icon="share"
-                aria-label={t('files.open')}
-                href={a.file}
-                target="_blank"
-                rel="noreferrer"
-              />
-              <Button
-                icon="trash"
-                aria-label={t('files.delete')}
-                disabled={disabled}
-                onClick={() => onChange(withDeleted(list, i))}
-              />
-            </ButtonGroup>
-          </figure>
+          <ImageTile
+            key={`${a.file}-${i}`}
+            file={a.file}
+            name={a.name}
+            disabled={disabled}
+            movable
+            onMoveLeft={i === 0 ? undefined : () => moveLeft(i)}
+            onDelete={() => onChange(withDeleted(list, i))}
+          />
         ))}
       </div>
       {!disabled && (
@@ -156,28 +182,10 @@ export function SingleImage(props: {
   onChange(value: string | null): void;
   disabled?: boolean;
 }) {
-  const { t } = useTranslation();
   return (
     <div className="caravan-images">
       {props.value && (
-        <figure className="caravan-image">
-          <img src={props.value} alt="" />
-          <ButtonGroup variant="minimal">
-            <AnchorButton
-              icon="share"
-              aria-label={t('files.open')}
-              href={props.value}
-              target="_blank"
-              rel="noreferrer"
-            />
-            <Button
-              icon="trash"
-              aria-label={t('files.delete')}
-              disabled={props.disabled}
-              onClick={() => props.onChange(null)}
-            />
-          </ButtonGroup>
-        </figure>
+        <ImageTile file={props.value} disabled={props.disabled} onDelete={() => props.onChange(null)} />
       )}
       {!props.disabled && (
         <Uploader kind="image" onUploaded={(added) => props.onChange(added[0]?.file ?? null)} />

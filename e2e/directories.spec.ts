@@ -237,10 +237,7 @@ test('lookups fill a legal entity from its INN and a bank account from its BIK; 
   await expect(field(page, 'название')).toHaveValue('ООО «КАРГО ЛАЙН»');
   await expect(field(page, 'КПП')).toHaveValue('503201001');
   await expect(field(page, 'руководитель')).toHaveValue('Орлов Сергей Петрович');
-  await expect(page.getByLabel('показать на карте')).toHaveAttribute(
-    'href',
-    /yandex\.ru\/maps/,
-  );
+  await expect(page.getByLabel('показать на карте')).toHaveAttribute('href', /yandex\.ru\/maps/);
   await saved(page);
 
   await page.goto('/bank_account/-1');

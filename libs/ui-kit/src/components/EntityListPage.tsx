@@ -12,7 +12,7 @@ import {
   Switch,
 } from '@blueprintjs/core';
 import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES } from '@caravan/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -116,16 +116,13 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const [save] = useDocumentSaveMutation();
   const debouncedSearch = useDebounced(search, 300);
   const conditions = filterConditions(filters);
-  const args: EntityListArgs = useMemo(
-    () => ({
-      deleted,
-      order_by: order,
-      ...(debouncedSearch ? { search: debouncedSearch } : {}),
-      ...(conditions.length ? { where_param: conditions } : {}),
-      ...(raw.text ? { where_raw: raw.text } : {}),
-    }),
-    [deleted, order, debouncedSearch, JSON.stringify(conditions), raw.text],
-  );
+  const args: EntityListArgs = {
+    deleted,
+    order_by: order,
+    ...(debouncedSearch ? { search: debouncedSearch } : {}),
+    ...(conditions.length ? { where_param: conditions } : {}),
+    ...(raw.text ? { where_raw: raw.text } : {}),
+  };
   const argsKey = JSON.stringify(args);
   // Pages shown and pages loaded belong to one set of arguments: a new search starts again at page 1.
   const [shown, setShown] = useState({ key: argsKey, pages: 1 });

@@ -187,6 +187,11 @@ test('a client sees the client folder, uses the calculator, and cannot write dir
   await expect(menu.getByRole('menuitem')).toHaveText(['клиенты', 'поставщики', 'калькулятор']);
   await page.goto('/city');
   await expect(page.getByText('Страница не найдена')).toBeVisible();
+  // their own client: delivery data editable, the rest and deletion are the back office's
+  await page.goto('/client/1');
+  await expect(field(page, 'название')).toBeDisabled();
+  await expect(page.locator('#delivery_data_list-0-contact_name')).toBeEditable();
+  await expect(page.getByRole('button', { name: 'удалить', exact: true })).toHaveCount(0);
 
   for (const [method, params, message] of [
     ['city_update', { id: 2, title: 'Кантон' }, 'действие доступно только администратору'],

@@ -31,6 +31,8 @@ export type EntityView = {
   initial?(user: CurrentUser | null): Values;
   canCreate?(user: CurrentUser | null): boolean;
   canEdit?(user: CurrentUser | null, values: Values): boolean;
+  /** Who may delete and restore (default: whoever may edit). */
+  canDelete?(user: CurrentUser | null): boolean;
   /** Rows open their item page (default: true). */
   itemPage?: boolean;
   itemTitle?(values: Values): string;

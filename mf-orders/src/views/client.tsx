@@ -40,6 +40,7 @@ export const clientView: EntityView = {
   entity: 'client',
   title: 'pages.client',
   canCreate: userIsAdmin,
+  canDelete: userIsAdmin,
   initial: () => ({ type: 'self', legal_entity_id: [], delivery_data_list: [] }),
   columns: [
     { key: 'id', label: 'id' },

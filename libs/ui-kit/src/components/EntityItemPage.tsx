@@ -47,6 +47,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   if (!isNew && !stored) return <Spinner />;
 
   const editable = view.canEdit?.(user, values) ?? true;
+  const deletable = view.canDelete?.(user) ?? editable;
   const visible = view.fields.filter((f) => !f.hidden?.(values, user));
   const deleted = Boolean(stored?.deleted);
 
@@ -127,7 +128,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
             />
           )}
           <Button text={t('common.cancel')} onClick={() => navigate('..', { relative: 'path' })} />
-          {editable && !isNew && (
+          {deletable && !isNew && (
             <Button
               intent={deleted ? 'success' : 'danger'}
               variant="outlined"

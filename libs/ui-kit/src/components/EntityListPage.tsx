@@ -253,7 +253,11 @@ export function EntityListPage({ view }: { view: EntityView }) {
                 columns={view.columns}
                 onLoaded={onLoaded}
                 onOpen={view.itemPage === false ? undefined : (row) => navigate(String(row.id))}
-                onRestore={deleted && (view.canEdit?.(user, {}) ?? true) ? setRestoring : undefined}
+                onRestore={
+                  deleted && (view.canDelete?.(user) ?? view.canEdit?.(user, {}) ?? true)
+                    ? setRestoring
+                    : undefined
+                }
               />
             ))}
           </tbody>

@@ -10,14 +10,9 @@ type Rows = Record<string, unknown>[];
 const json = (v: unknown) => JSON.stringify(v);
 
 /** Inserts rows with their fixed ids and moves the id sequence past them. */
-async function insertWithIds(trx: Db, table: string, rows: Rows) {
-  const jsonColumns = new Set([
-    'images',
-    'working_hours',
-    'transport_company_data',
-    'client_list',
-    'density_table',
-  ]);
+async function insertWithIds(kit: ServiceKit, trx: Db, table: string, rows: Rows) {
+  // jsonb fields as the entity declares them (node-pg would send a JS list as a SQL array)
+  const jsonColumns = new Set(kit.registry.entities.get(table)?.def.json ?? []);
   const values = rows.map((r) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonColumns.has(k) ? json(v) : v])),
   );
@@ -432,12 +427,12 @@ export async function seed(kit: ServiceKit) {
   const [{ n }] = (await db('country').count({ n: '*' })) as [{ n: string }];
   if (Number(n) === 0)
     await db.transaction(async (trx) => {
-      await insertWithIds(trx, 'country', [
+      await insertWithIds(kit, trx, 'country', [
         { id: 1, title: 'Китай', title_en: 'China', title_ru: 'Китай' },
         { id: 2, title: 'Россия', title_en: 'Russia', title_ru: 'Россия' },
         { id: 3, title: 'Казахстан', title_en: 'Kazakhstan', title_ru: 'Казахстан' },
       ]);
-      await insertWithIds(trx, 'currency', [
+      await insertWithIds(kit, trx, 'currency', [
         { id: 1, title: 'CNY', symbol: '¥' },
         { id: 2, title: 'RUB', symbol: '₽' },
         { id: 3, title: 'USD', symbol: '$' },
@@ -446,7 +441,7 @@ export async function seed(kit: ServiceKit) {
   const [{ cities }] = (await db('city').count({ cities: '*' })) as [{ cities: string }];
   if (Number(cities) > 0) return;
   await db.transaction(async (trx) => {
-    for (const [table, rows] of DIRECTORIES) await insertWithIds(trx, table, rows);
+    for (const [table, rows] of DIRECTORIES) await insertWithIds(kit, trx, table, rows);
     await trx('operator').where({ id: 1 }).update({ route_id: 1 });
     await trx('operator').where({ id: 2 }).update({ route_id: 3 });
     await publishSeeded(kit, trx, ['country', 'currency', ...DIRECTORIES.map(([table]) => table)]);

@@ -40,7 +40,7 @@ export const loadsAsImage = (url: string) =>
     img.src = url;
   });
 
-/** POST one of the lookup paths (/api/suggest_address, …) as the signed-in user. */
+/** POST JSON to an /api path (lookups, the public auth paths) with the session's token when there is one; a network failure becomes a reply like any other. */
 export async function postApi<T>(path: string, body: unknown): Promise<Reply<T>> {
   try {
     const res = await fetch(`/api/${path}`, {

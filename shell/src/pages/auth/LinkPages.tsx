@@ -3,7 +3,8 @@ import { NewPasswordParams } from '@caravan/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { fieldErrors, postPublic } from '../../api';
+import { postApi } from '@caravan/ui-kit';
+import { fieldErrors } from '../../api';
 import { Logo } from '../../layout/Logo';
 import { Field } from './Field';
 
@@ -34,7 +35,7 @@ export function CheckUserEmailPage() {
   useEffect(() => {
     if (sent.current) return;
     sent.current = true;
-    void postPublic('check_user_email', { token: params.get('token') ?? '' }).then((r) =>
+    void postApi('check_user_email', { token: params.get('token') ?? '' }).then((r) =>
       setReply({ ok: r.ok, message: r.message ?? String(r.result) }),
     );
   }, [params]);
@@ -65,7 +66,7 @@ export function RecoverPasswordPage() {
     const found = fieldErrors(NewPasswordParams, body);
     setErrors(found);
     if (found.password || found.passwordRepeat) return;
-    const r = await postPublic('email_auth_recover_password', body);
+    const r = await postApi('email_auth_recover_password', body);
     setReply({ ok: r.ok, message: r.message ?? String(r.result) });
   };
 

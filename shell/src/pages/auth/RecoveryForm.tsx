@@ -2,7 +2,8 @@ import { Button, Callout } from '@blueprintjs/core';
 import { RecoveryParams } from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrors, postPublic } from '../../api';
+import { postApi } from '@caravan/ui-kit';
+import { fieldErrors } from '../../api';
 import { Field } from './Field';
 
 /** Password recovery by email (spec §5): on success the form gives way to the server's message. */
@@ -19,7 +20,7 @@ export function RecoveryForm() {
     setError(found.login);
     if (found.login) return;
     setBusy(true);
-    const reply = await postPublic('recover_password', { login });
+    const reply = await postApi('recover_password', { login });
     setBusy(false);
     if (reply.ok) setDone(reply.message ?? String(reply.result));
     else setError(reply.message);

@@ -2,7 +2,8 @@ import { Button, Callout } from '@blueprintjs/core';
 import { RegistrationParams } from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrors, postPublic } from '../../api';
+import { postApi } from '@caravan/ui-kit';
+import { fieldErrors } from '../../api';
 import { Field } from './Field';
 
 const EMPTY = { login: '', password: '', passwordRepeat: '', last_name: '', first_name: '' };
@@ -23,7 +24,7 @@ export function RegistrationForm() {
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
-    const reply = await postPublic('register', values);
+    const reply = await postApi('register', values);
     setBusy(false);
     if (reply.ok) setDone(reply.message ?? String(reply.result));
     else setServerError(reply.message);

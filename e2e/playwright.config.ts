@@ -1,7 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
-/** The whole system, started as `npm start` starts it, on ports shifted by 10000 with its own database. */
-export const PORT_OFFSET = 10000;
+/**
+ * The whole system, started as `npm start` starts it, on ports shifted by 10000 with its own database
+ * (E2E_PORT_OFFSET and E2E_DATABASE move both, so two runs can share a machine).
+ */
+export const PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 10000);
 export const BASE_URL = `http://127.0.0.1:${8080 + PORT_OFFSET}`;
 
 export default defineConfig({
@@ -40,7 +43,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       CARAVAN_PORT_OFFSET: String(PORT_OFFSET),
-      CARAVAN_DATABASE: 'caravan_e2e',
+      CARAVAN_DATABASE: process.env.E2E_DATABASE ?? 'caravan_e2e',
       CARAVAN_FRESH_DB: '1',
       CARAVAN_KEEP_KAFKA: '1',
       KAFKA_TOPIC_PREFIX: `e2e-${Date.now()}-`,

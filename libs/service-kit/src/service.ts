@@ -76,7 +76,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log);
   relay.start();
   const consumers = (options.subscriptions ?? []).map(
-    (s) => new InboxConsumer(kafka, db, `svc-${options.name}.${s.name}`, s, config.KAFKA_TOPIC_PREFIX, log),
+    (s) => new InboxConsumer(
+        kafka,
+        db,
+        // a prefixed run (tests, bench) must never join the groups of another run on the same broker
+        `${config.KAFKA_TOPIC_PREFIX}svc-${options.name}.${s.name}`,
+        s,
+        config.KAFKA_TOPIC_PREFIX,
+        log,
+      ),
   );
   await Promise.all(consumers.map((c) => c.start()));
 

@@ -13,6 +13,8 @@ export const EventEnvelope = z.object({
   occurred_at: z.iso.datetime({ offset: true }),
   source: z.string().min(1),
   key: z.string().min(1),
+  /** Per-key order: grows with every event of the same key (the producer's outbox sequence); older = stale. */
+  seq: z.number().int().positive().optional(),
   actor: z.number().int().nullable(),
   data: z.unknown(),
 });

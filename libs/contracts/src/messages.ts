@@ -26,4 +26,6 @@ export const MESSAGES = {
   fired: 'Ваш аккаунт заблокирован. Обратитесь к администратору.',
   serviceUnavailable: 'сервис временно недоступен, повторите попытку',
   nothingToUpdate: 'нет изменений для сохранения',
+  idempotencyKeyReused: 'этот запрос уже выполнен с другими данными; обновите страницу и повторите действие',
+  invalidIdempotencyKey: "неверный заголовок 'Idempotency-Key'",
 } as const;

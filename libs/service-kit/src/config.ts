@@ -11,6 +11,8 @@ export const BaseEnv = z.object({
   KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
   KAFKA_TOPIC_PREFIX: z.string().default(''),
   IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
+  /** How long a relay holds the keys it claimed; must outlast one send (docs/events.md). */
+  OUTBOX_CLAIM_SECONDS: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0', ''])

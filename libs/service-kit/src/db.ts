@@ -115,4 +115,31 @@ export const kitMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '001_kit_outbox_claims_replica_seq_idempotency',
+    async up(db, schema) {
+      const s = () => db.schema.withSchema(schema);
+      // a relay claims whole keys for a while instead of holding row locks during the send (docs/events.md)
+      await s().alterTable('outbox', (t) => {
+        t.uuid('claimed_by');
+        t.timestamp('claimed_until', { useTz: true });
+      });
+      await db.raw('create index outbox_pending_by_key on ??.outbox (topic, key, id) where sent_at is null', [
+        schema,
+      ]);
+      await s().alterTable('replica', (t) => {
+        t.bigInteger('seq');
+      });
+      // a create or action repeated with the same Idempotency-Key answers the first reply (registry.ts)
+      await s().createTable('idempotency', (t) => {
+        t.bigInteger('user_id').notNullable();
+        t.string('key', 200).notNullable();
+        t.string('request_hash', 64).notNullable();
+        t.text('reply'); // the reply's JSON as sent: replayed byte for byte
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['user_id', 'key']);
+        t.index(['created_at']);
+      });
+    },
+  },
 ];

@@ -34,3 +34,33 @@ export function describeDbError(error: unknown): string | null {
       return null;
   }
 }
+
+/** SQLSTATEs of a lost or refused connection, a server going down, or a conflict that a retry resolves. */
+const TRANSIENT_SQLSTATES = new Set([
+  '08000', // connection_exception
+  '08001', // unable to connect
+  '08003', // connection does not exist
+  '08004', // server rejected the connection
+  '08006', // connection failure
+  '57P01', // terminated by administrator (pg_terminate_backend)
+  '57P02', // crash shutdown
+  '57P03', // cannot connect now (starting up, shutting down)
+  '53300', // too many connections
+  '40001', // serialization failure
+  '40P01', // deadlock detected
+]);
+const TRANSIENT_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const TRANSIENT_MESSAGES =
+  /connection terminated|connection ended|connection error|not queryable|timeout acquiring a connection/i;
+
+/**
+ * The database was briefly out of reach (dropped connection, restart, full pool): nothing the caller
+ * did wrong, and the same call is expected to work again. Answered as 503 'сервис временно недоступен,
+ * повторите попытку', never as a 500.
+ */
+export function isTransientDbError(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; message?: string } | null;
+  if (!e) return false;
+  if (e.code && (TRANSIENT_SQLSTATES.has(e.code) || TRANSIENT_SOCKET_CODES.has(e.code))) return true;
+  return e.name === 'KnexTimeoutError' || TRANSIENT_MESSAGES.test(e.message ?? '');
+}

@@ -13,3 +13,4 @@ export * from './bus/kafka';
 export * from './bus/outbox';
 export * from './bus/inbox';
 export * from './bus/replica';
+export * from './bus/bus';

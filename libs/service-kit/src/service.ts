@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fail, IDENTITY_HEADER, MESSAGES, type Identity, type ServiceName } from '@caravan/contracts';
+import { fail, IDENTITY_HEADER, MESSAGES, ok, type Identity, type ServiceName } from '@caravan/contracts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { jsonErrorHandler, listen } from './http';
 import type { Kafka, Producer } from 'kafkajs';
@@ -10,8 +10,15 @@ import { kafkaBrokers, loadConfig, type BaseConfig } from './config';
 import { createDb, kitMigrations, migrate, type Db, type Migration } from './db';
 import { verifyIdentity } from './identity';
 import { createLogger, type Logger } from './logger';
-import { ProcedureRegistry, type ProcedureContext } from './registry';
-import { createKafka, createProducer, ensureTopics } from './bus/kafka';
+import {
+  IDEMPOTENCY_HEADER,
+  isIdempotencyKey,
+  ProcedureRegistry,
+  pruneIdempotencyKeys,
+  type ProcedureContext,
+} from './registry';
+import { Bus } from './bus/bus';
+import { createKafka, createProducer } from './bus/kafka';
 import { InboxConsumer, type Subscription } from './bus/inbox';
 import { Outbox, OutboxRelay } from './bus/outbox';
 
@@ -46,12 +53,16 @@ export type RunningService = ServiceKit & {
   kafka: Kafka;
   consumers: InboxConsumer[];
   relay: OutboxRelay;
+  /** Kafka comes up in the background; `bus.ready` resolves once the relay and the consumers run. */
+  bus: Bus;
   stop(): Promise<void>;
 };
 
 /**
  * Builds and starts one service: env config, logs, DB schema + migrations, procedure registry behind
  * POST /rpc, identity verification, health/readiness/metrics, Kafka outbox relay and inbox consumers.
+ * It listens without waiting for Kafka: writes go to the outbox and the relay publishes them once
+ * Kafka is reachable.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const config = loadConfig({}, options.env ?? process.env);
@@ -70,13 +81,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (config.SEED_DEMO && options.seed) await options.seed(kit);
 
   const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log);
-  await ensureTopics(kafka, config.KAFKA_TOPIC_PREFIX);
-  const producer: Producer = createProducer(kafka);
-  await producer.connect();
-  const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log);
-  relay.start();
+  // a short retry per send: the relay retries beyond it, well within its claim (OUTBOX_CLAIM_SECONDS)
+  const producer: Producer = createProducer(kafka, { retries: 3, initialRetryTime: 200 });
+  const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log, {
+    leaseSeconds: config.OUTBOX_CLAIM_SECONDS,
+  });
   const consumers = (options.subscriptions ?? []).map(
-    (s) => new InboxConsumer(
+    (s) =>
+      new InboxConsumer(
         kafka,
         db,
         // a prefixed run (tests, bench) must never join the groups of another run on the same broker
@@ -86,7 +98,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         log,
       ),
   );
-  await Promise.all(consumers.map((c) => c.start()));
+  const bus = new Bus(kafka, producer, relay, consumers, config.KAFKA_TOPIC_PREFIX, log);
+  bus.start();
+  const pruneTimer = setInterval(
+    () => void pruneIdempotencyKeys(db).catch((err) => log.warn({ err }, 'idempotency prune failed')),
+    60 * 60 * 1000,
+  );
+  pruneTimer.unref();
 
   const metrics = new client.Registry();
   client.collectDefaultMetrics({ register: metrics });
@@ -122,7 +140,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   app.get('/readyz', async (_req, res) => {
     try {
       await db.raw('select 1');
-      res.json({ ok: true, result: 'ready' });
+      // ready without Kafka too: calls and writes work, the outbox waits; `kafka` tells the bus state
+      res.json({ ...ok('ready'), kafka: bus.state });
     } catch {
       res.status(503).json(fail(MESSAGES.serviceUnavailable));
     }
@@ -148,6 +167,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       res.status(400).json(fail(MESSAGES.invalidParams));
       return;
     }
+    const idempotencyKey = req.header(IDEMPOTENCY_HEADER);
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) {
+      res.status(400).json(fail(MESSAGES.invalidIdempotencyKey));
+      return;
+    }
     const ctx: ProcedureContext = {
       identity: (req as IdentifiedRequest).identity,
       db,
@@ -156,7 +180,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       outbox,
     };
     const end = rpcDuration.startTimer({ method: body.data.method });
-    const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
+    const { status, reply } = await registry.call(ctx, body.data.method, body.data.params, idempotencyKey);
     end({ ok: String(reply.ok) });
     if (outbox.takeWritten()) relay.kick();
     res.status(status).json(reply);
@@ -173,15 +197,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      clearInterval(pruneTimer);
       await http.close();
-      await Promise.all(consumers.map((c) => c.stop()));
-      await relay.stop();
-      await producer.disconnect();
+      await bus.stop();
       await db.destroy();
       log.info('service stopped');
     })());
 
-  return { ...kit, url: http.url, kafka, consumers, relay, stop };
+  return { ...kit, url: http.url, kafka, consumers, relay, bus, stop };
 }
 
 /** After demo rows are written directly: publish them (in the same transaction) so the other services' replicas get them. */

@@ -27,6 +27,7 @@ export class InboxConsumer {
     private readonly log: Logger,
   ) {}
 
+  /** Connects, subscribes and waits for the group join; on failure leaves nothing connected (the bus retries). */
   async start(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.groupId,
@@ -34,16 +35,22 @@ export class InboxConsumer {
       allowAutoTopicCreation: false,
     });
     this.consumer = consumer;
-    await consumer.connect();
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    for (const topic of this.subscription.topics)
-      await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ topic, message }) => {
-        await this.handle(topic, message.value);
-      },
-    });
-    await joined;
+    try {
+      await consumer.connect();
+      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      for (const topic of this.subscription.topics)
+        await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ topic, message }) => {
+          await this.handle(topic, message.value);
+        },
+      });
+      await joined;
+    } catch (err) {
+      this.consumer = null;
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    }
   }
 
   async handle(topic: string, value: Buffer | null): Promise<'handled' | 'duplicate' | 'invalid'> {

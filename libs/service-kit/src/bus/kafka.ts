@@ -1,5 +1,5 @@
 import { ALL_TOPICS, prefixedTopic, TOPIC_PARTITIONS } from '@caravan/contracts';
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Producer, type RetryOptions } from 'kafkajs';
 import type { Logger } from '../logger';
 
 export function createKafka(clientId: string, brokers: string[], log: Logger): Kafka {
@@ -28,17 +28,24 @@ export function createKafka(clientId: string, brokers: string[], log: Logger): K
   });
 }
 
-export function createProducer(kafka: Kafka): Producer {
+/** `retry` bounds one send; the outbox relay retries beyond it with its own backoff. */
+export function createProducer(kafka: Kafka, retry?: RetryOptions): Producer {
   return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
+    ...(retry ? { retry } : {}),
   });
 }
 
 /** Creates the topics of the contracts list (idempotent), each with TOPIC_PARTITIONS partitions. */
-export async function ensureTopics(kafka: Kafka, prefix: string, topics: readonly string[] = ALL_TOPICS) {
-  const admin = kafka.admin();
+export async function ensureTopics(
+  kafka: Kafka,
+  prefix: string,
+  topics: readonly string[] = ALL_TOPICS,
+  retry?: RetryOptions,
+) {
+  const admin = kafka.admin(retry ? { retry } : undefined);
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());

@@ -13,7 +13,12 @@ export type NewEvent = {
   data: unknown;
 };
 
-/** Writes events into the outbox inside the caller's transaction: they exist only if the change commits. */
+/**
+ * Writes events into the outbox inside the caller's transaction: they exist only if the change commits.
+ * Each event carries `seq`, the outbox row's id: writers of one aggregate serialize on its row lock, so
+ * a later change of the same key always gets a larger `seq` (consumers drop an event older than the
+ * one they hold).
+ */
 export class Outbox {
   private written = false;
   constructor(private readonly source: string) {}
@@ -26,7 +31,7 @@ export class Outbox {
   }
 
   async write(trx: Db, event: NewEvent): Promise<EventEnvelope> {
-    const envelope: EventEnvelope = {
+    const draft: Omit<EventEnvelope, 'seq'> = {
       id: randomUUID(),
       type: event.type,
       version: event.version ?? 1,
@@ -36,14 +41,16 @@ export class Outbox {
       actor: event.actor,
       data: event.data,
     };
-    await trx('outbox').insert({
-      event_id: envelope.id,
-      topic: event.topic,
-      key: envelope.key,
-      event: JSON.stringify(envelope),
-    });
+    // one statement: the row's id is drawn first and stored inside the event as its seq
+    const { rows } = (await trx.raw(
+      `insert into outbox (id, event_id, topic, key, event)
+       select s.id, ?, ?, ?, ?::jsonb || jsonb_build_object('seq', s.id)
+       from (select nextval(pg_get_serial_sequence('outbox', 'id')) as id) s
+       returning id`,
+      [draft.id, event.topic, draft.key, JSON.stringify(draft)],
+    )) as { rows: { id: number }[] };
     this.written = true;
-    return envelope;
+    return { ...draft, seq: rows[0]!.id };
   }
 }
 
@@ -51,10 +58,21 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 type OutboxRow = { id: number; topic: string; key: string; event: EventEnvelope };
 
+/** How a relay claims and retries; the lease must outlast one send (the producer's own retries). */
+export type RelayOptions = { pollMs?: number; batchSize?: number; leaseSeconds?: number };
+
 /**
- * Publishes committed outbox rows to Kafka and marks them sent. Rows are claimed with
- * FOR UPDATE SKIP LOCKED so several replicas never publish the same row at once; a failed send is
- * retried with exponential backoff (0.5 s doubling, at most 30 s).
+ * Publishes committed outbox rows to Kafka and marks them sent, in three short steps and never inside
+ * a transaction held during the send:
+ * 1. claim (one statement, serialized between the replicas of a service by an advisory lock): the oldest
+ *    unsent rows of keys that nobody else holds, whose first unsent row is due; the claim is a lease
+ *    (`claimed_by`, `claimed_until`) on whole keys, so a second relay never sends a newer event of a key
+ *    while an older one is unsent;
+ * 2. send them in id order (one partition per key keeps that order);
+ * 3. mark them sent, or on failure release them with exponential backoff (0.5 s doubling, at most
+ *    30 s); the key waits for its oldest row, so a failure never lets a newer event overtake it.
+ * A relay that dies holding a claim leaves its keys to others once the lease ends; rows it may already
+ * have sent are sent again (at least once: consumers deduplicate by event id and drop stale `seq`).
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
@@ -63,15 +81,23 @@ export class OutboxRelay {
   private pending = false;
   private idle: Promise<void> = Promise.resolve();
   private lastPrune = 0;
+  readonly id = randomUUID();
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly leaseSeconds: number;
 
   constructor(
     private readonly db: Db,
     private readonly producer: Producer,
     private readonly topicPrefix: string,
     private readonly log: Logger,
-    private readonly pollMs = 1000,
-    private readonly batchSize = 100,
-  ) {}
+    options: RelayOptions | number = {},
+  ) {
+    const o = typeof options === 'number' ? { pollMs: options } : options;
+    this.pollMs = o.pollMs ?? 1000;
+    this.batchSize = o.batchSize ?? 100;
+    this.leaseSeconds = o.leaseSeconds ?? 60;
+  }
 
   start() {
     this.stopped = false;
@@ -128,32 +154,60 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows it claimed. */
   async publishBatch(): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      const rows: OutboxRow[] = await trx('outbox')
-        .select('id', 'topic', 'key', 'event')
-        .whereNull('sent_at')
-        .where('next_attempt_at', '<=', trx.fn.now())
-        .orderBy('id')
-        .limit(this.batchSize)
-        .forUpdate()
-        .skipLocked();
-      if (!rows.length) return 0;
-      const ids = rows.map((r) => r.id);
-      try {
-        await this.producer.sendBatch({ topicMessages: this.toTopicMessages(rows) });
-        await trx('outbox').whereIn('id', ids).update({ sent_at: trx.fn.now() });
-      } catch (err) {
-        this.log.warn({ err, count: rows.length }, 'outbox publish failed, will retry');
-        await trx('outbox')
-          .whereIn('id', ids)
-          .update({
-            attempts: trx.raw('attempts + 1'),
-            last_error: String((err as Error)?.message ?? err).slice(0, 2000),
-            next_attempt_at: trx.raw("now() + least(30, 0.5 * power(2, attempts)) * interval '1 second'"),
-          });
-      }
+    const rows = await this.claim();
+    if (!rows.length) return 0;
+    const ids = rows.map((r) => r.id);
+    try {
+      await this.producer.sendBatch({ topicMessages: this.toTopicMessages(rows) });
+    } catch (err) {
+      this.log.warn({ err, count: rows.length }, 'outbox publish failed, will retry');
+      await this.release(ids, err);
       return rows.length;
+    }
+    await this.db('outbox')
+      .whereIn('id', ids)
+      .update({ sent_at: this.db.fn.now(), claimed_by: null, claimed_until: null });
+    return rows.length;
+  }
+
+  /** Step 1: takes a lease on the oldest unsent rows of free, due keys (see the class comment). */
+  async claim(): Promise<OutboxRow[]> {
+    return this.db.transaction(async (trx) => {
+      await trx.raw("select pg_advisory_xact_lock(hashtext(current_schema() || '.outbox-claim'))");
+      const { rows } = (await trx.raw(
+        `with picked as (
+           select o.id from outbox o
+           where o.sent_at is null
+             and not exists (
+               select 1 from outbox c
+               where c.topic = o.topic and c.key = o.key and c.sent_at is null and c.claimed_until > now())
+             and not exists (
+               select 1 from outbox w
+               where w.topic = o.topic and w.key = o.key and w.sent_at is null and w.id <= o.id
+                 and w.next_attempt_at > now())
+           order by o.id
+           limit ?)
+         update outbox o
+         set claimed_by = ?, claimed_until = now() + ? * interval '1 second'
+         from picked where o.id = picked.id
+         returning o.id, o.topic, o.key, o.event`,
+        [this.batchSize, this.id, this.leaseSeconds],
+      )) as { rows: OutboxRow[] };
+      return rows.sort((a, b) => a.id - b.id);
     });
+  }
+
+  private async release(ids: number[], err: unknown) {
+    await this.db('outbox')
+      .whereIn('id', ids)
+      .where({ claimed_by: this.id })
+      .update({
+        attempts: this.db.raw('attempts + 1'),
+        last_error: String((err as Error)?.message ?? err).slice(0, 2000),
+        next_attempt_at: this.db.raw("now() + least(30, 0.5 * power(2, attempts)) * interval '1 second'"),
+        claimed_by: null,
+        claimed_until: null,
+      });
   }
 
   private toTopicMessages(rows: OutboxRow[]) {

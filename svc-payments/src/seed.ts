@@ -126,7 +126,7 @@ async function seedFinance(kit: ServiceKit) {
         week.map((day) => rates(operator, day, 11.05 + (6 - day) * 0.02, 80.4 + (6 - day) * 0.15)),
       ),
     );
-    await publishSeeded(kit, trx, ['exchange_rate']);
+    await publishSeeded(kit, trx, ['exchange_rate', 'legal_entity', 'bank_account']);
   });
   log.info('demo legal entities, bank accounts and exchange rates seeded');
 }

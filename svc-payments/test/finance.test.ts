@@ -174,3 +174,104 @@ describe('exchange rates', () => {
     expect(ranged.result.total).toBe(0);
   });
 });
+
+describe("another operator's confidential columns", () => {
+  const stranger = identityOf({ user_id: 5, roles: ['operator'], operator_ids: [42] });
+  const INCOMING = [
+    'incoming_buy_rate_cny',
+    'incoming_buy_rate_usd',
+    'incoming_sell_rate_cny',
+    'incoming_sell_rate_usd',
+  ];
+  let rate: Any;
+
+  beforeAll(async () => {
+    rate = (
+      await call(
+        'exchange_rate_update',
+        {
+          id: -1,
+          date: '2026-11-21',
+          operator_id: 41,
+          client_sell_rate_cny: '11.80',
+          client_sell_rate_usd: '84.50',
+          incoming_buy_rate_cny: '11.1234',
+          incoming_sell_rate_cny: '10.9876',
+        },
+        operator,
+      )
+    ).result;
+    await call('exchange_rate_update', { id: rate.id, incoming_buy_rate_usd: '80.5000' }, operator);
+  });
+
+  it("hides an operator's incoming rates from another operator and from clients, not from the owner", async () => {
+    expect((await call('exchange_rate_get_by_id', { id: rate.id }, operator)).result).toMatchObject({
+      incoming_buy_rate_cny: '11.1234',
+      incoming_sell_rate_cny: '10.9876',
+      incoming_buy_rate_usd: '80.5000',
+    });
+    for (const who of [stranger, client]) {
+      const seen = (await call('exchange_rate_get_by_id', { id: rate.id }, who)).result;
+      expect(seen).toMatchObject({ client_sell_rate_cny: '11.8000' });
+      for (const column of INCOMING) expect(seen[column]).toBeNull();
+      const listed = (await call('exchange_rate_list', { operator_id: 41, per_page: 100 }, who)).result.items;
+      expect(listed.find((r: Any) => r.id === rate.id)).toMatchObject({
+        incoming_buy_rate_cny: null,
+        incoming_sell_rate_cny: null,
+      });
+    }
+    expect((await call('exchange_rate_get_by_id', { id: rate.id })).result.incoming_buy_rate_cny).toBe(
+      '11.1234',
+    );
+  });
+
+  it('leaks nothing through a filter, a sort or the history', async () => {
+    expect(
+      await call(
+        'exchange_rate_list',
+        { where_param: [{ field: 'incoming_buy_rate_cny', op: '>', value: 5 }] },
+        stranger,
+      ),
+    ).toEqual({
+      ok: false,
+      result: null,
+      message: "поле 'incoming_buy_rate_cny' недоступно для фильтра и сортировки",
+    });
+    expect(
+      await call('exchange_rate_list', { order_by: 'incoming_sell_rate_cny asc' }, stranger),
+    ).toMatchObject({
+      ok: false,
+      message: "поле 'incoming_sell_rate_cny' недоступно для фильтра и сортировки",
+    });
+    expect(
+      await call('exchange_rate_list', { filters: { incoming_buy_rate_cny: '11.1234' } }, client),
+    ).toMatchObject({ ok: false });
+    const history = JSON.stringify((await call('exchange_rate_history', { id: rate.id }, stranger)).result);
+    expect(history).toContain('11.8');
+    expect(history).not.toMatch(/incoming|11\.1234|10\.9876|80\.5/);
+    expect(JSON.stringify((await call('exchange_rate_history', { id: rate.id }, operator)).result)).toContain(
+      '80.5',
+    );
+  });
+
+  it("refuses saving another operator's rate, shows it read-only, and keeps it unchanged", async () => {
+    expect(await call('exchange_rate_update', { id: rate.id, incoming_buy_rate_cny: '1' }, stranger)).toEqual(
+      {
+        ok: false,
+        result: null,
+        message: 'недостаточно прав для этого действия',
+      },
+    );
+    expect((await call('exchange_rate_get_by_id', { id: rate.id }, stranger)).result._rights).toEqual({
+      write: false,
+      delete: false,
+    });
+    expect((await call('exchange_rate_get_by_id', { id: rate.id }, operator)).result._rights).toEqual({
+      write: true,
+      delete: true,
+    });
+    expect((await call('exchange_rate_get_by_id', { id: rate.id })).result.incoming_buy_rate_cny).toBe(
+      '11.1234',
+    );
+  });
+});

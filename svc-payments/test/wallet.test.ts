@@ -88,7 +88,7 @@ describe('wallet access', () => {
       (await callService(svc.url, 'wallet_update', { id: walletA, client_id: 102 }, clientA)).body,
     ).toMatchObject({
       ok: false,
-      message: 'недостаточно прав для этого действия',
+      message: 'клиента кошелька меняет только администратор, и только у пустого кошелька',
     });
     expect(
       (await callService(svc.url, 'wallet_update', { id: -1, title: 'чужой', client_id: 102 }, clientA)).body
@@ -108,8 +108,9 @@ describe('wallet access', () => {
       (await callService(svc.url, 'wallet_update', { id: walletA, operator_id: 8 }, operatorA)).body,
     ).toMatchObject({
       ok: false,
-      message: 'недостаточно прав для этого действия',
+      message: 'этот оператор не обслуживает клиента кошелька',
     });
+    expect((await svc.db('wallet').where({ id: walletA }).first()).operator_id).toBe(7);
   });
 
   it('lets the owner rename a wallet and records who changed what', async () => {

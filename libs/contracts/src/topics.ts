@@ -20,7 +20,7 @@ const PUBLISHED_ENTITIES = {
     'logistic_route_warehouse_point_link',
     'extra_service',
   ],
-  payments: ['wallet', 'exchange_rate'],
+  payments: ['wallet', 'exchange_rate', 'legal_entity', 'bank_account'],
   orders: ['client'],
 } as const satisfies Record<ServiceName, readonly string[]>;
 
@@ -45,6 +45,13 @@ export const ALL_TOPICS: readonly TopicName[] = Object.values(ENTITY_TOPICS);
 export const ORDERS_REPLICATED_ENTITIES: readonly Published[] = [
   ...PUBLISHED_ENTITIES.carriers,
   'exchange_rate',
+  'legal_entity',
 ];
+
+/** svc-payments keeps the operators (their client lists: which operator serves which client's wallet). */
+export const PAYMENTS_REPLICATED_ENTITIES: readonly Published[] = ['operator'];
+
+/** svc-carriers keeps the legal entities and bank accounts (an operator names only their own). */
+export const CARRIERS_REPLICATED_ENTITIES: readonly Published[] = ['legal_entity', 'bank_account'];
 
 export const prefixedTopic = (prefix: string | undefined, topic: string) => `${prefix ?? ''}${topic}`;

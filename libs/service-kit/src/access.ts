@@ -15,6 +15,14 @@ export function assertAccess(identity: Identity, rule: AccessRule): void {
   if (rule === 'staff' && !isStaff(identity)) throw new BusinessError(MESSAGES.staffOnly);
 }
 
+/** Would `assertAccess` let this identity through? */
+export function allows(identity: Identity, rule: AccessRule): boolean {
+  if (rule === 'self') return true;
+  if (identity.state !== 'working') return false;
+  if (rule === 'admin') return isAdmin(identity);
+  return rule === 'staff' ? isStaff(identity) : true;
+}
+
 /**
  * Row ownership of spec ARCHITECTURE §5: admin sees everything; an operator the rows of the operators
  * linked to them; a client the rows of the clients linked to them. `columns` names the row's link

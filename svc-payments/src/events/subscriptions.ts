@@ -1,4 +1,11 @@
-import type { Subscription } from '@caravan/service-kit';
+import { ENTITY_TOPICS, PAYMENTS_REPLICATED_ENTITIES } from '@caravan/contracts';
+import { replicaHandler, type Subscription } from '@caravan/service-kit';
 
-/** svc-payments consumes nothing yet; order events arrive with the payments work. */
-export const subscriptions: Subscription[] = [];
+/** What svc-payments consumes: the operators (their client lists), kept as replicas. */
+export const subscriptions: Subscription[] = [
+  {
+    name: 'reference-replica',
+    topics: PAYMENTS_REPLICATED_ENTITIES.map((e) => ENTITY_TOPICS[e]),
+    handler: replicaHandler,
+  },
+];

@@ -1,5 +1,6 @@
 import {
   bankAccount,
+  ENTITY_TOPICS,
   FINANCE_MESSAGES,
   legalEntity,
   LEGAL_ENTITY_OWNER_TYPES,
@@ -25,7 +26,8 @@ const ofOwnLegalEntities = (q: Knex.QueryBuilder, identity: Identity) =>
 
 /**
  * Legal entities and their bank accounts: an operator manages those of their operator, a client those
- * of their client, an admin all (and our own, owned by nobody).
+ * of their client, an admin all (and our own, owned by nobody). Replicated to svc-orders and
+ * svc-carriers, where a client or an operator names only their own (client / operator legal_entity_id).
  */
 export function registerLegalEntity(kit: ServiceKit) {
   registerEntity(kit.registry, {
@@ -43,6 +45,7 @@ export function registerLegalEntity(kit: ServiceKit) {
         if (p.type) q.whereNotNull(`legal_entity.${p.type}_id`);
       },
     },
+    topic: ENTITY_TOPICS.legal_entity,
   });
 
   registerEntity(kit.registry, {
@@ -52,5 +55,6 @@ export function registerLegalEntity(kit: ServiceKit) {
     readScope: ofOwnLegalEntities,
     writeScope: ofOwnLegalEntities,
     computed: { legal_entity_title: titleOf('bank_account', 'legal_entity_id', 'legal_entity') },
+    topic: ENTITY_TOPICS.bank_account,
   });
 }

@@ -1,5 +1,45 @@
-import { ENTITY_TOPICS, wallet } from '@caravan/contracts';
-import { registerEntity, type ServiceKit } from '@caravan/service-kit';
+import { dec, ENTITY_TOPICS, isAdmin, wallet, WALLET_MESSAGES } from '@caravan/contracts';
+import {
+  BusinessError,
+  registerEntity,
+  type Db,
+  type RuleContext,
+  type ServiceKit,
+} from '@caravan/service-kit';
+
+/**
+ * Does the operator serve the client: is the client on the operator's client list, as replicated from
+ * svc-carriers? (Only admins put a client on an operator's list.)
+ */
+export async function operatorServes(db: Db, operatorId: number, clientId: number): Promise<boolean> {
+  const row = await db('replica')
+    .where({ entity: 'operator', id: operatorId, deleted: false })
+    .whereRaw(`data->'client_list' @> ?::jsonb`, [JSON.stringify([{ id: clientId }])])
+    .first('id');
+  return Boolean(row);
+}
+
+/** Money in the wallet: its ownership and currency stay as they are (fin operations join this check). */
+const holdsMoney = (row: Record<string, unknown>) => dec(String(row.amount ?? '0')) !== 0n;
+
+/**
+ * Ownership of a wallet (ARCHITECTURE §5): a funded wallet keeps its client, operator and currency
+ * for everyone (its money moves by a transfer); only an admin gives an empty wallet another client;
+ * the wallet's operator must serve its client, unless an admin sets it.
+ */
+async function walletRules({ trx, identity, prev, next, given }: RuleContext) {
+  const admin = isAdmin(identity);
+  const moves = 'client_id' in given || 'operator_id' in given;
+  if (prev && moves && holdsMoney(prev)) throw new BusinessError(WALLET_MESSAGES.fundedOwner);
+  if (prev && 'currency_id' in given && holdsMoney(prev))
+    throw new BusinessError(WALLET_MESSAGES.fundedCurrency);
+  if (admin) return;
+  if (prev && 'client_id' in given) throw new BusinessError(WALLET_MESSAGES.clientFixed);
+  const operatorId = next.operator_id as number | null;
+  if ((!prev || 'operator_id' in given) && operatorId !== null)
+    if (!(await operatorServes(trx, operatorId, next.client_id as number)))
+      throw new BusinessError(WALLET_MESSAGES.operatorNotServing);
+}
 
 /**
  * Wallets: a client sees and edits the wallets of the clients linked to them, an operator those of
@@ -11,5 +51,6 @@ export const registerWallet = (kit: ServiceKit) =>
     read: 'any',
     write: 'any',
     readonlyColumns: ['amount'],
+    rules: walletRules,
     topic: ENTITY_TOPICS.wallet,
   });

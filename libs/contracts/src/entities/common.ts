@@ -63,6 +63,11 @@ export type EntityContract<Shape extends z.ZodRawShape> = {
   refs?: Partial<Record<keyof Shape & string, string>>;
   /** Link columns that decide who owns a row (ARCHITECTURE §5); absent for reference data. */
   ownership?: { client?: string; operator?: string };
+  /**
+   * Confidential columns (an operator's cost prices, incoming rates): only admins and the row's owners
+   * (by `ownership`) see them; for others they are null and not filterable or sortable.
+   */
+  confidential?: readonly (keyof Shape & string)[];
 };
 
 export const defineEntityContract = <Shape extends z.ZodRawShape>(c: EntityContract<Shape>) => c;

@@ -88,6 +88,8 @@ export const extraService = defineEntityContract({
     cost_price_currency_id: 'currency',
   },
   ownership: { operator: 'operator_id' },
+  // what the service costs the operator: theirs alone
+  confidential: ['cost_price_currency_id', 'cost_price_from', 'cost_price_to'],
 });
 export type ExtraService = BaseRow & z.infer<typeof extraService.fields>;
 

@@ -153,5 +153,12 @@ export const exchangeRate = defineEntityContract({
   searchFields: [],
   refs: { operator_id: 'operator' },
   ownership: { operator: 'operator_id' },
+  // what the operator pays for currency: theirs alone (general rates: admins')
+  confidential: [
+    'incoming_buy_rate_cny',
+    'incoming_buy_rate_usd',
+    'incoming_sell_rate_cny',
+    'incoming_sell_rate_usd',
+  ],
 });
 export type ExchangeRate = BaseRow & z.infer<typeof exchangeRate.fields>;

@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { defineEntityContract, type BaseRow } from './common';
 
 /**
+ * Who a wallet belongs to does not move with its money (ARCHITECTURE §5): money leaves a wallet only
+ * through a money operation (a transfer), never by relabelling the wallet.
+ */
+export const WALLET_MESSAGES = {
+  clientFixed: 'клиента кошелька меняет только администратор, и только у пустого кошелька',
+  fundedOwner: 'у кошелька с деньгами клиент и оператор не меняются: переведите деньги в другой кошелёк',
+  fundedCurrency: 'у кошелька с деньгами валюта не меняется: переведите деньги в кошелёк нужной валюты',
+  operatorNotServing: 'этот оператор не обслуживает клиента кошелька',
+} as const;
+
+/**
  * Wallet in its minimal form. `amount` is not editable here: balances change only through
  * fin_operations (ARCHITECTURE §7), which arrive with the payments work.
  */

@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import {
+  ENTITY_TOPICS,
+  IDENTITY_HEADER,
+  MESSAGES,
+  prefixedTopic,
+  type EventEnvelope,
+} from '@caravan/contracts';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { carriersService } from '../../../svc-carriers/src/app';
+import {
+  createDb,
+  createKafka,
+  createLogger,
+  createProducer,
+  DEV_IDENTITY_SECRET,
+  ensureTopics,
+  eventually,
+  identityOf,
+  kitMigrations,
+  migrate,
+  Outbox,
+  OutboxRelay,
+  signIdentity,
+  startService,
+  type Db,
+  type RunningService,
+} from '../src';
+
+// Faults on the real database and the real broker: a cut Kafka connection, two relays of one service,
+// a service started while Kafka is away, retried writes, terminated database connections.
+const prefix = process.env.KAFKA_TOPIC_PREFIX!;
+const brokers = process.env.KAFKA_BROKERS!.split(',');
+const log = createLogger('faults-test', 'silent');
+const schema = `faults_${Date.now()}`;
+const topic = 'kit.faults-test.v1';
+let db: Db;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  db = createDb(process.env.DATABASE_URL!, schema);
+  await migrate(db, schema, kitMigrations);
+  await ensureTopics(createKafka('faults-test', brokers, log), prefix, [topic, ENTITY_TOPICS.country]);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  await db.raw('drop schema ?? cascade', [schema]);
+  await db.destroy();
+});
+
+/** Collects every message of a topic from its beginning, in the order of each partition. */
+async function collect(kafka: Kafka, name: string) {
+  const received: EventEnvelope[] = [];
+  const consumer: Consumer = kafka.consumer({ groupId: `faults-test-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: prefixedTopic(prefix, name), fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => void received.push(JSON.parse(String(message.value))),
+  });
+  cleanups.push(() => consumer.disconnect());
+  return received;
+}
+
+const writeEvent = (outbox: Outbox, key: number, n: number) =>
+  db.transaction((trx) => outbox.write(trx, { topic, key, type: 'thing.changed', actor: 1, data: { n } }));
+
+/** Transactions left idle for over half a second (a claim's own statements take milliseconds). */
+const openTransactions = async () => {
+  const row = await db('pg_stat_activity')
+    .where({ datname: db.raw('current_database()') })
+    .where('state', 'like', 'idle in transaction%')
+    .where('state_change', '<', db.raw("now() - interval '500 milliseconds'"))
+    .count({ n: '*' })
+    .first();
+  return Number(row?.n);
+};
+
+describe('outbox relay under faults', () => {
+  it('two relays of one service publish every event once and each key in order', async () => {
+    const kafka = createKafka('faults-test', brokers, log);
+    const received = await collect(kafka, topic);
+    const outbox = new Outbox('faults-test');
+    const keys = Array.from({ length: 12 }, (_, i) => 1000 + i);
+    const perKey = 40;
+    const relays = await Promise.all(
+      [1, 2].map(async () => {
+        const producer = createProducer(kafka);
+        await producer.connect();
+        const relay = new OutboxRelay(db, producer, prefix, log, { pollMs: 5, batchSize: 7 });
+        cleanups.push(
+          () => producer.disconnect(),
+          () => relay.stop(),
+        );
+        return relay;
+      }),
+    );
+    relays.forEach((r) => r.start());
+    // each key written in sequence while both relays run, the keys interleaved
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 1; n <= perKey; n++) {
+          await writeEvent(outbox, key, n);
+          relays[n % 2]!.kick();
+        }
+      }),
+    );
+    const mine = () => received.filter((e) => keys.includes(Number(e.key)));
+    await eventually('every event', async () => mine().length >= keys.length * perKey, 30000);
+
+    expect(new Set(mine().map((e) => e.id)).size).toBe(mine().length); // nothing twice
+    for (const key of keys) {
+      const events = mine().filter((e) => Number(e.key) === key);
+      expect(events.map((e) => (e.data as { n: number }).n)).toEqual(
+        Array.from({ length: perKey }, (_, i) => i + 1),
+      );
+      const seqs = events.map((e) => e.seq!);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    }
+  });
+
+  it('holds no transaction open while Kafka is cut off, and catches up when it is back', async () => {
+    // A real broker behind a switch: cut() drops every connection and refuses new ones.
+    let cut = false;
+    const sockets = new Set<net.Socket>();
+    const kafka = new Kafka({
+      clientId: 'faults-test-cut',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 5, initialRetryTime: 300 },
+      requestTimeout: 5000,
+      socketFactory: ({ host, port, onConnect }) => {
+        const socket = net.connect(cut ? { host: '127.0.0.1', port: 1 } : { host, port }, onConnect);
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        return socket;
+      },
+    });
+    const received = await collect(createKafka('faults-test', brokers, log), topic);
+    const producer = createProducer(kafka);
+    await producer.connect();
+    cleanups.push(() => producer.disconnect());
+    const relay = new OutboxRelay(db, producer, prefix, log, { pollMs: 50 });
+
+    cut = true;
+    sockets.forEach((s) => s.destroy(Object.assign(new Error('connection reset'), { code: 'ECONNRESET' })));
+    const { id } = await writeEvent(new Outbox('faults-test'), 2000, 1);
+    const publishing = relay.publishBatch();
+    let seenOpen = 0;
+    let done = false;
+    void publishing.finally(() => (done = true));
+    const t0 = Date.now();
+    while (!done) {
+      seenOpen = Math.max(seenOpen, await openTransactions());
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await publishing).toBe(1);
+    expect(Date.now() - t0).toBeGreaterThan(1000); // the send was retried for a while
+    expect(seenOpen).toBe(0);
+    const row = await db('outbox').where({ event_id: id }).first();
+    expect(row).toMatchObject({ sent_at: null, attempts: 1, claimed_by: null });
+
+    cut = false;
+    await db('outbox').where({ event_id: id }).update({ next_attempt_at: db.fn.now() });
+    relay.start();
+    cleanups.push(() => relay.stop());
+    await eventually('the event after the outage', async () => received.find((e) => e.id === id), 30000);
+    expect((await db('outbox').where({ event_id: id }).first()).sent_at).not.toBeNull();
+  });
+});
+
+// A service in the scratch database, its connections named so the test can terminate them.
+const admin = identityOf({ user_id: 1, roles: ['admin'] });
+const appName = `faults-svc-${process.pid}`;
+
+async function rpc(svc: RunningService, method: string, params: unknown, key?: string) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    [IDENTITY_HEADER]: signIdentity(admin, process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET),
+  };
+  if (key) headers['idempotency-key'] = key;
+  const res = await fetch(`${svc.url}/rpc`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ method, params }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      ok: boolean;
+      result: { id: number; title: string } | null;
+      message?: string;
+    },
+  };
+}
+
+describe('a service under faults', () => {
+  let svc: RunningService;
+  let kafkaPort: number;
+  let proxy: net.Server | null = null;
+
+  beforeAll(async () => {
+    // Kafka's address points at a port where nothing listens yet
+    const probe = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => probe.once('listening', r));
+    kafkaPort = (probe.address() as net.AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const url = new URL(process.env.DATABASE_URL!);
+    url.searchParams.set('application_name', appName);
+    svc = await startService(
+      carriersService({
+        ...process.env,
+        DATABASE_URL: url.toString(),
+        KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
+      }),
+    );
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    proxy?.close();
+  });
+
+  it('starts, answers and writes while Kafka is down, and publishes once Kafka is back', async () => {
+    expect(await (await fetch(`${svc.url}/healthz`)).json()).toMatchObject({ ok: true });
+    const ready = (await (await fetch(`${svc.url}/readyz`)).json()) as { ok: boolean; kafka: string };
+    expect(ready).toMatchObject({ ok: true, kafka: 'connecting' });
+    const created = await rpc(svc, 'country_update', { id: -1, title: 'Камбоджа' });
+    expect(created.body.ok).toBe(true);
+    const id = created.body.result!.id;
+    expect(
+      await svc
+        .db('outbox')
+        .where({ key: String(id) })
+        .whereNull('sent_at'),
+    ).toHaveLength(1);
+
+    // Kafka comes back: the bootstrap address now leads to the broker
+    const [host, port] = brokers[0]!.split(':');
+    proxy = net
+      .createServer((client) => {
+        const upstream = net.connect(Number(port), host, () => client.pipe(upstream).pipe(client));
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      })
+      .listen(kafkaPort, '127.0.0.1');
+    const received = await collect(createKafka('faults-test', brokers, log), ENTITY_TOPICS.country);
+    await svc.bus.ready;
+    expect(((await (await fetch(`${svc.url}/readyz`)).json()) as { kafka: string }).kafka).toBe('connected');
+    const event = await eventually('the country published', async () =>
+      received.find((e) => e.key === String(id)),
+    );
+    expect(event.seq).toBeGreaterThan(0);
+    expect(
+      await svc
+        .db('outbox')
+        .where({ key: String(id) })
+        .whereNull('sent_at'),
+    ).toHaveLength(0);
+  }, 60000);
+
+  it('answers a repeated create with the first reply and writes it once', async () => {
+    const key = randomUUID();
+    const title = `Бруней ${key.slice(0, 8)}`;
+    const first = await rpc(svc, 'country_update', { id: -1, title }, key);
+    const again = await rpc(svc, 'country_update', { id: -1, title }, key);
+    expect(first.body.ok).toBe(true);
+    expect(again).toEqual(first);
+    // five at once with one new key: one row, five equal replies
+    const key2 = randomUUID();
+    const title2 = `Мьянма ${key2.slice(0, 8)}`;
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => rpc(svc, 'country_update', { id: -1, title: title2 }, key2)),
+    );
+    expect(new Set(burst.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    expect(burst[0]!.body.ok).toBe(true);
+    const rows = await svc.db('country').whereIn('title', [title, title2]);
+    expect(rows).toHaveLength(2);
+    expect(
+      await svc.db('outbox').whereIn(
+        'key',
+        rows.map((r) => String(r.id)),
+      ),
+    ).toHaveLength(2);
+
+    // the same key for another request is refused and changes nothing
+    const reused = await rpc(svc, 'country_update', { id: -1, title: 'Другая' }, key);
+    expect(reused.body).toMatchObject({ ok: false, message: MESSAGES.idempotencyKeyReused });
+    expect(await svc.db('country').where({ title: 'Другая' })).toHaveLength(0);
+    // without a key two creates are two rows, as before
+    await rpc(svc, 'country_update', { id: -1, title: `${title}-b` });
+    await rpc(svc, 'country_update', { id: -1, title: `${title}-b` });
+    expect(await svc.db('country').where({ title: `${title}-b` })).toHaveLength(2);
+  });
+
+  it('keeps no key for a refusal: the corrected request may reuse it', async () => {
+    const key = randomUUID();
+    const refused = await rpc(svc, 'country_update', { id: -1, title: '' }, key);
+    expect(refused.body.ok).toBe(false);
+    expect(await svc.db('idempotency').where({ key })).toHaveLength(0);
+    const title = `Лаос ${key.slice(0, 8)}`;
+    const fixed = await rpc(svc, 'country_update', { id: -1, title }, key);
+    expect(fixed.body.ok).toBe(true);
+    expect(await svc.db('country').where({ title })).toHaveLength(1);
+  });
+
+  it('answers a write whose database connection was terminated with the retryable message, not a 500', async () => {
+    const created = await rpc(svc, 'country_update', { id: -1, title: 'Таиланд' });
+    const id = created.body.result!.id;
+    // hold the row so the service's update waits on it, then terminate the waiting backend
+    const holder = await db.transaction();
+    await holder.raw('select 1 from ??.country where id = ? for update', ['carriers', id]);
+    const pending = rpc(svc, 'country_update', { id, title: 'Сиам' });
+    const backend = await eventually('the waiting update', async () =>
+      db('pg_stat_activity').where({ application_name: appName, wait_event_type: 'Lock' }).first('pid'),
+    );
+    await db.raw('select pg_terminate_backend(?)', [backend.pid]);
+    await holder.rollback();
+    const answer = await pending;
+    expect(answer).toEqual({
+      status: 503,
+      body: { ok: false, result: null, message: MESSAGES.serviceUnavailable },
+    });
+    expect((await svc.db('country').where({ id }).first()).title).toBe('Таиланд');
+
+    // reads go on: every connection of the service terminated, the next read still answers
+    await db.raw('select pg_terminate_backend(pid) from pg_stat_activity where application_name = ?', [
+      appName,
+    ]);
+    const read = await rpc(svc, 'country_get_by_id', { id });
+    expect(read.body).toMatchObject({ ok: true, result: { id, title: 'Таиланд' } });
+  });
+});

@@ -32,7 +32,7 @@ test('a new user registers, confirms by mail, waits, is approved and linked, the
   await form.getByLabel('фамилия').fill('Петрова');
   await form.getByLabel('имя', { exact: true }).fill('Анна');
   await form.getByRole('button', { name: 'зарегистрироваться' }).click();
-  await expect(page.getByText('wrong repeat')).toBeVisible(); // the spec's untranslated key, shown as is
+  await expect(page.getByText('пароли не совпадают')).toBeVisible(); // the spec's key 'wrong repeat', in Russian
   await form.getByLabel('повторите пароль').fill('secret-77');
   await form.getByRole('button', { name: 'зарегистрироваться' }).click();
   await expect(page.getByRole('status')).toContainText('Письмо со ссылкой для подтверждения отправлено');

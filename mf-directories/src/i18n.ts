@@ -68,6 +68,8 @@ addTranslations('ru', {
     rate: 'ставка',
     commission: 'комиссия за выкуп',
     price: 'стоимость',
+    perKg: 'кг',
+    perM3: 'м³',
   },
 });
 addTranslations('en', {
@@ -88,5 +90,7 @@ addTranslations('en', {
     rate: 'rate',
     commission: 'buyout commission',
     price: 'price',
+    perKg: 'kg',
+    perM3: 'm³',
   },
 });

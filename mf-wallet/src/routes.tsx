@@ -26,7 +26,7 @@ const routes: RemoteRoute[] = [
     folder: 'admin',
     roles: ['admin'],
     icon: 'bank-account',
-    Component: lazy(() => import('./pages/wallet/WalletListPage')),
+    Component: lazy(() => import('./pages/wallet/WalletScreens')),
   },
 ];
 export default routes;

@@ -11,6 +11,9 @@ import { LoginPage } from './pages/LoginPage';
 import { StatePage } from './pages/StatePage';
 import { loadRemotes, type LoadedRemote } from './remotes';
 import { applyDarkMode, checkStoredSession, isDarkMode, logout } from './session';
+import { installFavicon } from './favicon';
+
+installFavicon();
 
 type Session =
   | { status: 'checking' }

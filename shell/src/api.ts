@@ -1,3 +1,5 @@
+import { USER_MESSAGES } from '@caravan/contracts';
+import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 
 /** Field → first message, from the same zod schema the gateway checks with. */
@@ -11,3 +13,7 @@ export function fieldErrors(schema: z.ZodType, values: unknown): Record<string, 
   }
   return errors;
 }
+
+/** A form message as the user reads it: the spec's untranslated key 'wrong repeat' in the page's language. */
+export const shownMessage = (t: TFunction, message: string | undefined) =>
+  message === USER_MESSAGES.wrongRepeat ? t('auth.wrongRepeat') : message;

@@ -55,3 +55,10 @@ export function isIsoDate(text: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   return Boolean(m) && validDay(Number(m![1]), Number(m![2]), Number(m![3]));
 }
+
+/** Is this a full ISO timestamp of a moment within 1900–2050 (what a date-time field keeps)? */
+export function isIsoDateTime(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return false;
+  const d = new Date(text);
+  return !Number.isNaN(d.getTime()) && d.getFullYear() >= DATE_YEAR_MIN && d.getFullYear() <= DATE_YEAR_MAX;
+}

@@ -10,5 +10,5 @@ export * from './events';
 export * from './topics';
 export * from './routing';
 export * from './remotes';
-export * from './money';
+export * from './formatting';
 export * from './rawWhere';

@@ -1,13 +1,21 @@
 import { z } from 'zod';
-import { country, Money } from './entities';
+import { client, country, exchangeRate, logisticRoute, Money, operator } from './entities';
 import { EventEnvelope } from './events';
 import { ListParams } from './list';
-import { describeIssues } from './validation';
+import { describeIssues, fieldLabel, type FieldLabels } from './validation';
 
-const issuesOf = (schema: z.ZodType, input: unknown) => {
+const issuesOf = (schema: z.ZodType, input: unknown, labels?: FieldLabels, language?: string) => {
   const r = schema.safeParse(input);
   if (r.success) throw new Error('expected a failure');
-  return describeIssues(r.error.issues, input);
+  return describeIssues(r.error.issues, input, labels, language);
+};
+
+const delivery = {
+  title: 'дом',
+  type: 'pvz',
+  delivery_point_code: 'MSK1',
+  contact_name: 'Иван',
+  contact_phone: '+79161112233',
 };
 
 describe('describeIssues', () => {
@@ -15,11 +23,73 @@ describe('describeIssues', () => {
     expect(issuesOf(country.fields, { title: 'Китай', titel: 'x' })).toBe("неизвестное поле 'titel'");
   });
 
-  it('tells a missing field from a wrong one', () => {
-    expect(issuesOf(ListParams, { per_page: 'ten' })).toBe(
-      "неверное значение поля 'per_page': Неверный ввод: ожидалось число, получено string",
+  it('names fields by their labels, not by their internal names', () => {
+    expect(issuesOf(logisticRoute.fields.pick({ from_city_id: true }), {}, logisticRoute)).toBe(
+      "не заполнено поле 'город отправления'",
     );
+    expect(issuesOf(country.fields, { title: 'x'.repeat(201) }, country)).toBe(
+      "неверное значение поля 'название': не более 200 символов",
+    );
+  });
+
+  it('names a field inside a list by the list, the row and the column', () => {
+    const input = {
+      title: 'Ромашка',
+      delivery_data_list: [delivery, { ...delivery, city: 'x'.repeat(201) }],
+    };
+    expect(issuesOf(client.fields, input, client)).toBe(
+      "неверное значение поля 'данные доставки №2: город': не более 200 символов",
+    );
+    expect(fieldLabel(['transport_company_data', 0, 'api_data', 'client_id'], operator)).toBe(
+      'данные перевозчиков №1: client_id',
+    );
+    expect(fieldLabel(['working_hours', 'mon', 'from'], operator)).toBe('часы работы: понедельник: с');
+  });
+
+  it('says in plain words what is wrong: too long, too small, not a number, not a date', () => {
+    const schema = z.strictObject({ n: z.number().int().min(1).max(365), days: z.number() });
+    const labels = { labels: { n: 'срок', days: 'дни' } };
+    expect(issuesOf(schema, { n: 0, days: 1 }, labels)).toBe("неверное значение поля 'срок': не меньше 1");
+    expect(issuesOf(schema, { n: 400, days: 1 }, labels)).toBe(
+      "неверное значение поля 'срок': не больше 365",
+    );
+    expect(issuesOf(schema, { n: 1.5, days: 1 }, labels)).toBe(
+      "неверное значение поля 'срок': ожидается целое число",
+    );
+    expect(issuesOf(schema, { n: 1, days: 'abc' }, labels)).toBe(
+      "неверное значение поля 'дни': ожидается число",
+    );
+    expect(issuesOf(exchangeRate.fields.pick({ date: true }), { date: '2026-02-31' }, exchangeRate)).toBe(
+      "неверное значение поля 'дата': ожидается дата ДД-ММ-ГГГГ между 1900 и 2050 годом",
+    );
+    expect(issuesOf(ListParams, { per_page: 'ten' })).toBe(
+      "неверное значение поля 'per_page': ожидается число",
+    );
+  });
+
+  it('gives one message per field, the first thing wrong with it', () => {
+    const rates = exchangeRate.fields.pick({ cbr_rate_cny: true });
+    expect(issuesOf(rates, { cbr_rate_cny: 'abc' }, exchangeRate)).toBe(
+      "неверное значение поля 'курс ЦБ, ¥': ожидается число с не более чем 4 знаками после запятой",
+    );
+    expect(issuesOf(rates, { cbr_rate_cny: true }, exchangeRate)).toBe(
+      "неверное значение поля 'курс ЦБ, ¥': ожидается число",
+    );
+  });
+
+  it("keeps the spec's messages and a schema's own words as they are", () => {
+    const input = { title: 'Ромашка', delivery_data_list: [{ ...delivery, title: ' ' }] };
+    expect(issuesOf(client.fields, input, client)).toBe("не заполнено поле 'название'");
     expect(issuesOf(z.object({ id: z.number() }), {})).toBe("не заполнено поле 'id'");
+  });
+
+  it('speaks English when asked', () => {
+    expect(issuesOf(country.fields, { title: '' }, { labels: { title: 'title' } }, 'en')).toBe(
+      "the field 'title' is empty",
+    );
+    expect(issuesOf(country.fields, { title: 'x'.repeat(201) }, { labels: { title: 'title' } }, 'en')).toBe(
+      "wrong value of the field 'title': at most 200 characters",
+    );
   });
 });
 

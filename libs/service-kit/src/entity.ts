@@ -337,7 +337,8 @@ export class EntityStore {
 
   private validate(schema: z.ZodType, fields: Record<string, unknown>): Record<string, unknown> {
     const parsed = schema.safeParse(fields);
-    if (!parsed.success) throw new BusinessError(describeIssues(parsed.error.issues, fields));
+    if (!parsed.success)
+      throw new BusinessError(describeIssues(parsed.error.issues, fields, this.def.contract));
     return parsed.data as Record<string, unknown>;
   }
 

@@ -1,4 +1,13 @@
-import type { CurrentUser, WhereCondition } from '@caravan/contracts';
+import {
+  isIsoDate,
+  isIsoDateTime,
+  isPlainNumber,
+  isValidPhone,
+  PHONE_MESSAGE,
+  wordsOf,
+  type CurrentUser,
+  type WhereCondition,
+} from '@caravan/contracts';
 import type { ReactNode } from 'react';
 
 export type Values = Record<string, unknown>;
@@ -76,13 +85,65 @@ export const isEmpty = (v: unknown) =>
 export const missingRequired = (fields: readonly FieldDef[], values: Values) =>
   fields.filter((f) => f.required && isEmpty(values[f.name]));
 
-/** The messages of the fields whose validators refuse their values, table cells included. */
-export function invalidFields(fields: readonly FieldDef[], values: Values): string[] {
+/** What is wrong with a value for its kind of field (raw text a number or date input keeps), or null. */
+export function kindError(field: FieldDef, value: unknown, language?: string): string | null {
+  if (isEmpty(value)) return null;
+  const w = wordsOf(language);
+  switch (field.kind) {
+    case 'integer':
+      return isPlainNumber(value, true) ? null : w.integer;
+    case 'decimal':
+      return isPlainNumber(value) ? null : w.number;
+    case 'date':
+      return typeof value === 'string' && isIsoDate(value) ? null : w.date;
+    case 'datetime':
+      return typeof value === 'string' && isIsoDateTime(value) ? null : w.dateTime;
+    case 'phone':
+      return typeof value === 'string' && isValidPhone(value) ? null : PHONE_MESSAGE;
+    default:
+      return null;
+  }
+}
+
+/** The problem a field shows under its input: its kind's first, then its own validator's. */
+export const fieldError = (field: FieldDef, value: unknown, values: Values, language?: string) =>
+  isEmpty(value) ? null : (kindError(field, value, language) ?? field.validate?.(value, values) ?? null);
+
+export type CheckOptions = {
+  /** the label the user sees (translated) */
+  label?(field: FieldDef): string;
+  language?: string;
+};
+
+/**
+ * One message per field the user sees red, naming it by its label ('данные доставки №2: телефон'),
+ * table cells and their required columns included: a save with any of them is refused.
+ */
+export function invalidFields(
+  fields: readonly FieldDef[],
+  values: Values,
+  options: CheckOptions = {},
+  prefix?: string,
+): string[] {
+  const w = wordsOf(options.language);
+  const labelOf = (f: FieldDef) => {
+    const own = options.label?.(f) ?? f.label;
+    return prefix ? `${prefix}: ${own}` : own;
+  };
   const messages = fields.flatMap((f) => {
     const value = getPath(values, f.name);
-    const own = isEmpty(value) ? null : (f.validate?.(value, values) ?? null);
+    const problem = fieldError(f, value, values, options.language);
+    const own = problem ? [w.invalid(labelOf(f), problem)] : [];
     const rows = f.kind === 'table' && Array.isArray(value) ? (value as Values[]) : [];
-    return [...(own ? [own] : []), ...rows.flatMap((row) => invalidFields(f.columns ?? [], row))];
+    const inRows = rows.flatMap((row, i) => {
+      const rowLabel = w.item(labelOf(f), i + 1);
+      const columns = f.columns ?? [];
+      const missing = columns
+        .filter((c) => c.required && isEmpty(getPath(row, c.name)))
+        .map((c) => w.required(`${rowLabel}: ${options.label?.(c) ?? c.label}`));
+      return [...missing, ...invalidFields(columns, row, options, rowLabel)];
+    });
+    return [...own, ...inRows];
   });
   return [...new Set(messages)];
 }

@@ -112,6 +112,7 @@ const ru = {
     confirmTitle: 'Подтверждение email',
     newPasswordTitle: 'Новый пароль',
     newPassword: 'новый пароль',
+    wrongRepeat: 'пароли не совпадают',
   },
   users: {
     title: 'Пользователи',
@@ -375,6 +376,7 @@ const en: typeof ru & {
     confirmTitle: 'Email confirmation',
     newPasswordTitle: 'New password',
     newPassword: 'new password',
+    wrongRepeat: 'the passwords do not match',
   },
   users: {
     title: 'Users',

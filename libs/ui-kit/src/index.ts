@@ -32,3 +32,5 @@ export * from './components/inputs/ReferenceSelect';
 export * from './components/inputs/TableInput';
 export * from './StandaloneApp';
 export * from './components/RefTitle';
+export * from './components/Money';
+export * from './components/inputs/NumberInput';

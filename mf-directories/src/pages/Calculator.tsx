@@ -3,11 +3,14 @@ import {
   CalculateParams,
   COUNTRY,
   describeIssues,
+  formatMoney,
+  formatNumber,
+  formatPercent,
   MESSAGES,
   ROUTE_TYPE_LABELS,
   type RouteQuote,
 } from '@caravan/contracts';
-import { baseApi, FieldInput, toast, type FieldDef, type Values } from '@caravan/ui-kit';
+import { baseApi, FieldInput, invalidFields, toast, type FieldDef, type Values } from '@caravan/ui-kit';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -50,18 +53,30 @@ const FIELDS: FieldDef[] = [
  * dollars, with days and the buyout commission.
  */
 export default function Calculator() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form, setForm] = useState<Values>({});
-  const [calculate, { data, isLoading }] = calculatorApi.useRouteCalculateMutation();
+  const [calculate, { isLoading }] = calculatorApi.useRouteCalculateMutation();
+  // the quotes of the last successful calculation; any refusal clears them (no stale result on screen)
+  const [data, setData] = useState<RouteQuote[] | null>(null);
 
+  const refuse = (message: string, intent: 'warning' | 'danger') => {
+    setData(null);
+    void toast(message, intent);
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    const label = (f: FieldDef) => t(f.label);
+    const invalid = invalidFields(FIELDS, form, { label, language: i18n.language });
+    if (invalid.length) return refuse(invalid.join('; '), 'warning');
     const parsed = CalculateParams.safeParse(form);
-    if (!parsed.success) return void toast(describeIssues(parsed.error.issues, form), 'warning');
+    if (!parsed.success) {
+      const labels = { labels: Object.fromEntries(FIELDS.map((f) => [f.name, label(f)])) };
+      return refuse(describeIssues(parsed.error.issues, form, labels, i18n.language), 'warning');
+    }
     try {
-      await calculate(parsed.data).unwrap();
+      setData(await calculate(parsed.data).unwrap());
     } catch (err) {
-      void toast((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
+      refuse((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
     }
   };
 
@@ -115,11 +130,14 @@ export default function Calculator() {
                   </td>
                   <td>{q.operator_title}</td>
                   <td>{t('calculator.daysRange', { from: q.days_from ?? '?', to: q.days_to ?? '?' })}</td>
-                  <td>{q.density}</td>
-                  <td>{q.unit === 'kg' ? `$${q.rate} / кг` : `$${q.rate} / м³`}</td>
-                  <td>{q.buyout_commission}%</td>
+                  <td>{formatNumber(q.density)}</td>
                   <td>
-                    <strong>${q.price_usd}</strong>
+                    {formatMoney(q.rate, '$')} /{' '}
+                    {q.unit === 'kg' ? t('calculator.perKg') : t('calculator.perM3')}
+                  </td>
+                  <td>{formatPercent(q.buyout_commission)}</td>
+                  <td>
+                    <strong>{formatMoney(q.price_usd, '$')}</strong>
                   </td>
                 </tr>
               ))}

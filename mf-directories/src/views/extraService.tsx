@@ -1,12 +1,11 @@
 import {
   extraService,
   EXTRA_SERVICE_TYPE_LABELS,
-  formatMoney,
   PROCESS_LANG_LABELS,
   SERVICE_UNIT_LABELS,
   TRANSPORT_COMPANY_LABELS,
 } from '@caravan/contracts';
-import { enumOptions, fieldsOf, type EntityView } from '@caravan/ui-kit';
+import { enumOptions, fieldsOf, Money, type EntityView } from '@caravan/ui-kit';
 import { ID, labelled, staffOnly } from './common';
 
 export const extraServiceView: EntityView = {
@@ -23,10 +22,17 @@ export const extraServiceView: EntityView = {
     {
       key: 'client_price_from',
       label: 'цена для клиента',
-      render: (row) =>
-        row.client_price_fix || row.client_price_to === null
-          ? formatMoney(row.client_price_from as string, '')
-          : `${formatMoney(row.client_price_from as string, '')} – ${formatMoney(row.client_price_to as string, '')}`,
+      render: (row) => (
+        <>
+          <Money amount={row.client_price_from} currencyId={row.client_price_currency_id} />
+          {!row.client_price_fix && row.client_price_to !== null && (
+            <>
+              {' – '}
+              <Money amount={row.client_price_to} currencyId={row.client_price_currency_id} />
+            </>
+          )}
+        </>
+      ),
     },
   ],
   fields: fieldsOf(extraService, {

@@ -2,12 +2,20 @@ import {
   bankAccount,
   exchangeRate,
   formatDisplayDate,
+  formatRate,
   legalEntity,
   LEGAL_ENTITY_TYPE_LABELS,
   operatorUserLink,
   clientUserLink,
 } from '@caravan/contracts';
-import { enumOptions, fieldsOf, RefTitle, userIsStaff, type EntityView } from '@caravan/ui-kit';
+import {
+  enumOptions,
+  fieldsOf,
+  RefTitle,
+  userIsStaff,
+  type ColumnDef,
+  type EntityView,
+} from '@caravan/ui-kit';
 import { adminOnly, ID, labelled } from './common';
 
 const RATES = Object.keys(exchangeRate.fields.shape).filter((k) => k.includes('_rate_'));
@@ -71,6 +79,12 @@ export const bankAccountView: EntityView = {
   }),
 };
 
+const rateColumn = (key: keyof typeof exchangeRate.fields.shape): ColumnDef => ({
+  key,
+  label: exchangeRate.labels[key],
+  render: (row) => formatRate(row[key] as string | null),
+});
+
 export const exchangeRateView: EntityView = {
   entity: 'exchange_rate',
   title: 'pages.exchange_rate',
@@ -86,10 +100,10 @@ export const exchangeRateView: EntityView = {
       label: exchangeRate.labels.operator_id,
       render: (row) => <RefTitle entity="operator" id={row.operator_id} />,
     },
-    { key: 'cbr_rate_cny', label: exchangeRate.labels.cbr_rate_cny },
-    { key: 'cbr_rate_usd', label: exchangeRate.labels.cbr_rate_usd },
-    { key: 'client_sell_rate_cny', label: exchangeRate.labels.client_sell_rate_cny },
-    { key: 'client_sell_rate_usd', label: exchangeRate.labels.client_sell_rate_usd },
+    rateColumn('cbr_rate_cny'),
+    rateColumn('cbr_rate_usd'),
+    rateColumn('client_sell_rate_cny'),
+    rateColumn('client_sell_rate_usd'),
   ],
   fields: fieldsOf(exchangeRate, {
     date: { kind: 'date' },

@@ -3,10 +3,12 @@ import {
   isValidPhone,
   operator,
   OperatorClient,
+  OPERATOR_CLIENT_LABELS,
   PHONE_MESSAGE,
   TAX_TYPE_LABELS,
   TRANSPORT_COMPANY_LABELS,
   TransportCompanyData,
+  TRANSPORT_COMPANY_DATA_LABELS,
 } from '@caravan/contracts';
 import { enumOptions, fieldsOf, LinkSection, type EntityView, type FieldDef } from '@caravan/ui-kit';
 import { adminCreates, ID } from './common';
@@ -20,25 +22,36 @@ const discount = (name: string, label: string): FieldDef => ({
 
 /** An operator's clients (spec §3): the client, its identifier here, debts allowed, discounts 0..100. */
 const clientColumns: FieldDef[] = [
-  { name: 'id', label: 'клиент', kind: 'ref', entity: 'client', required: true, titleTo: 'title' },
-  { name: 'identifier', label: 'идентификатор' },
-  { name: 'is_negative_buyout', label: 'выкуп в долг', kind: 'checkbox' },
-  { name: 'is_negative_delivery', label: 'доставка в долг', kind: 'checkbox' },
-  discount('discount_buyout', 'скидка на выкуп, %'),
-  discount('discount_delivery', 'скидка на доставку, %'),
+  {
+    name: 'id',
+    label: OPERATOR_CLIENT_LABELS.id,
+    kind: 'ref',
+    entity: 'client',
+    required: true,
+    titleTo: 'title',
+  },
+  { name: 'identifier', label: OPERATOR_CLIENT_LABELS.identifier },
+  { name: 'is_negative_buyout', label: OPERATOR_CLIENT_LABELS.is_negative_buyout, kind: 'checkbox' },
+  { name: 'is_negative_delivery', label: OPERATOR_CLIENT_LABELS.is_negative_delivery, kind: 'checkbox' },
+  discount('discount_buyout', OPERATOR_CLIENT_LABELS.discount_buyout),
+  discount('discount_delivery', OPERATOR_CLIENT_LABELS.discount_delivery),
 ];
 
 const carrierColumns: FieldDef[] = [
   {
     name: 'type',
-    label: 'перевозчик',
+    label: TRANSPORT_COMPANY_DATA_LABELS.type,
     kind: 'select',
     options: enumOptions(TRANSPORT_COMPANY_LABELS),
     required: true,
   },
-  { name: 'api_data.client_id', label: 'client_id' },
-  { name: 'api_data.access_token', label: 'access_token' },
-  { name: 'recipient_cost_commission', label: 'комиссия за наложенный платёж, %', kind: 'decimal' },
+  { name: 'api_data.client_id', label: TRANSPORT_COMPANY_DATA_LABELS['api_data.client_id'] },
+  { name: 'api_data.access_token', label: TRANSPORT_COMPANY_DATA_LABELS['api_data.access_token'] },
+  {
+    name: 'recipient_cost_commission',
+    label: TRANSPORT_COMPANY_DATA_LABELS.recipient_cost_commission,
+    kind: 'decimal',
+  },
 ];
 
 const warehouseOfType = (type: string) => () => [{ field: 'type', op: '=' as const, value: type }];

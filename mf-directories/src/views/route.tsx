@@ -1,5 +1,6 @@
 import {
   COUNTRY,
+  DENSITY_ROW_LABELS,
   logisticRoute,
   logisticRouteProductTypeLink,
   logisticRouteWarehousePointLink,
@@ -10,10 +11,16 @@ import { enumOptions, fieldsOf, LinkSection, type EntityView, type FieldDef } fr
 import { addCity, ID, labelled, staffOnly } from './common';
 
 const densityColumns: FieldDef[] = [
-  { name: 'density_from', label: 'плотность от, кг/м³', kind: 'decimal', required: true },
-  { name: 'density_to', label: 'плотность до, кг/м³', kind: 'decimal' },
-  { name: 'price', label: 'цена, $', kind: 'decimal', required: true },
-  { name: 'unit', label: 'за', kind: 'select', options: enumOptions({ kg: 'кг', m3: 'м³' }), required: true },
+  { name: 'density_from', label: DENSITY_ROW_LABELS.density_from, kind: 'decimal', required: true },
+  { name: 'density_to', label: DENSITY_ROW_LABELS.density_to, kind: 'decimal' },
+  { name: 'price', label: DENSITY_ROW_LABELS.price, kind: 'decimal', required: true },
+  {
+    name: 'unit',
+    label: DENSITY_ROW_LABELS.unit,
+    kind: 'select',
+    options: enumOptions({ kg: 'кг', m3: 'м³' }),
+    required: true,
+  },
 ];
 
 export const routeView: EntityView = {

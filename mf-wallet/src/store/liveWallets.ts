@@ -2,13 +2,14 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { rootReducer } from '@caravan/ui-kit';
 
 /** Wallet changes pushed by the server over SSE, newest first (the widget and dialogs read them). */
-type LiveWalletsState = { updates: { id: number; title: string; amount: string; at: string }[] };
+type WalletUpdate = { id: number; title: string; amount: string; symbol: string };
+type LiveWalletsState = { updates: (WalletUpdate & { at: string })[] };
 
 export const liveWalletsSlice = createSlice({
   name: 'liveWallets',
   initialState: { updates: [] } as LiveWalletsState,
   reducers: {
-    walletPushed(state, action: PayloadAction<{ id: number; title: string; amount: string }>) {
+    walletPushed(state, action: PayloadAction<WalletUpdate>) {
       state.updates.unshift({ ...action.payload, at: new Date().toISOString() });
       state.updates.length = Math.min(state.updates.length, 20);
     },

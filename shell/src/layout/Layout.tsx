@@ -30,6 +30,7 @@ import { UsersPage } from '../pages/users/UsersPage';
 import type { LoadedRemote } from '../remotes';
 import { isDarkMode, setDarkMode } from '../session';
 import { Crumbs } from './Crumbs';
+import { PHONE_QUERY, useMediaQuery } from './useMediaQuery';
 import { Logo } from './Logo';
 import { allowed, buildMenu, entryText, groupByFolder } from './menu';
 
@@ -45,7 +46,10 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
+  const phone = useMediaQuery(PHONE_QUERY);
+  // wide screens: the side menu is open unless hidden; phones: a drawer, closed until asked for
   const [menuOpen, setMenuOpen] = useState(true);
+  const [drawerMenuOpen, setDrawerMenuOpen] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dark, setDark] = useState(isDarkMode(user.id));
   const entries = useMemo(() => buildMenu(user, remotes), [user, remotes]);
@@ -66,23 +70,40 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
       text={entryText(t, e)}
       disabled={e.disabled}
       active={location.pathname.startsWith(`/${e.path}`)}
-      onClick={() => navigate(`/${e.path}`)}
+      onClick={() => {
+        setDrawerMenuOpen(false);
+        navigate(`/${e.path}`);
+      }}
     />
+  );
+  const sideMenu = (
+    <nav className="caravan-side-menu" aria-label={t('layout.menu')}>
+      <Menu>
+        {top.map(item)}
+        {folders.map((f) => (
+          <div key={f.folder}>
+            <MenuDivider title={t(f.label)} />
+            {f.entries.map(item)}
+          </div>
+        ))}
+      </Menu>
+    </nav>
   );
 
   return (
-    <div className="caravan-app">
+    <div className={phone ? 'caravan-app caravan-phone' : 'caravan-app'}>
       <Navbar fixedToTop={false} className="caravan-header">
         <NavbarGroup align={Alignment.LEFT}>
           <Button
             variant="minimal"
             icon="menu"
             aria-label={t('layout.menu')}
-            onClick={() => setMenuOpen((o) => !o)}
+            aria-expanded={phone ? drawerMenuOpen : menuOpen}
+            onClick={() => (phone ? setDrawerMenuOpen((o) => !o) : setMenuOpen((o) => !o))}
           />
           <NavbarHeading>
             <Link to="/" className="caravan-brand">
-              <Logo /> {t('app.name')}
+              <Logo /> {!phone && t('app.name')}
             </Link>
           </NavbarHeading>
         </NavbarGroup>
@@ -134,24 +155,18 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
               </Menu>
             }
           >
-            <Button variant="minimal" icon="user" endIcon="caret-down" text={user.fullname} />
+            <Button
+              variant="minimal"
+              icon="user"
+              endIcon="caret-down"
+              text={phone ? undefined : user.fullname}
+              aria-label={user.fullname}
+            />
           </PopoverNext>
         </NavbarGroup>
       </Navbar>
       <div className="caravan-body">
-        {menuOpen && (
-          <nav className="caravan-side-menu" aria-label={t('layout.menu')}>
-            <Menu>
-              {top.map(item)}
-              {folders.map((f) => (
-                <div key={f.folder}>
-                  <MenuDivider title={t(f.label)} />
-                  {f.entries.map(item)}
-                </div>
-              ))}
-            </Menu>
-          </nav>
-        )}
+        {!phone && menuOpen && sideMenu}
         <main className="caravan-main">
           <Crumbs entries={entries} />
           <Routes>
@@ -191,6 +206,17 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
           </Routes>
         </main>
       </div>
+      {phone && (
+        <Drawer
+          isOpen={drawerMenuOpen}
+          onClose={() => setDrawerMenuOpen(false)}
+          position="left"
+          size="80%"
+          className="caravan-menu-drawer"
+        >
+          {sideMenu}
+        </Drawer>
+      )}
       <Drawer
         isOpen={drawerOpen}
         onClose={() => setDrawerOpen(false)}

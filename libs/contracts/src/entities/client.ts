@@ -76,6 +76,7 @@ export const client = defineEntityContract({
     legal_entity_id: 'юрлица',
     delivery_data_list: 'данные доставки',
   },
+  itemLabels: { delivery_data_list: DELIVERY_DATA_LABELS },
   required: ['title'],
   searchFields: ['title'],
   refs: { legal_entity_id: 'legal_entity' },

@@ -57,6 +57,8 @@ export type EntityContract<Shape extends z.ZodRawShape> = {
   fields: z.ZodObject<Shape>;
   /** Labels of the fields and of the read-only columns the service adds (titles of references). */
   labels: Record<keyof Shape & string, string> & Record<string, string>;
+  /** Labels inside list and object fields (a delivery data row's columns), for messages naming them. */
+  itemLabels?: Partial<Record<keyof Shape & string, Record<string, string>>>;
   required: readonly (keyof Shape & string)[];
   searchFields: readonly (keyof Shape & string)[];
   /** Reference fields (one id or a list of ids) and the entity each points to. */

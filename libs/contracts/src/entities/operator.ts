@@ -32,6 +32,15 @@ export const OperatorClient = z.strictObject({
   discount_delivery: Discount.default(0),
 });
 export type OperatorClient = z.infer<typeof OperatorClient>;
+export const OPERATOR_CLIENT_LABELS: Record<keyof OperatorClient, string> = {
+  id: 'клиент',
+  title: 'название',
+  identifier: 'идентификатор',
+  is_negative_buyout: 'выкуп в долг',
+  is_negative_delivery: 'доставка в долг',
+  discount_buyout: 'скидка на выкуп, %',
+  discount_delivery: 'скидка на доставку, %',
+};
 
 /** API access to a carrier for this operator; recipient_cost_commission is the carrier's cash-on-delivery fee. */
 export const TransportCompanyData = z.strictObject({
@@ -45,6 +54,12 @@ export const TransportCompanyData = z.strictObject({
   recipient_cost_commission: Percent.default('0'),
 });
 export type TransportCompanyData = z.infer<typeof TransportCompanyData>;
+export const TRANSPORT_COMPANY_DATA_LABELS = {
+  type: 'перевозчик',
+  'api_data.client_id': 'client_id',
+  'api_data.access_token': 'access_token',
+  recipient_cost_commission: 'комиссия за наложенный платёж, %',
+} as const;
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -156,6 +171,11 @@ export const operator = defineEntityContract({
     transport_company_data: 'данные перевозчиков',
     client_list: 'клиенты',
     comment: 'комментарий',
+  },
+  itemLabels: {
+    working_hours: { ...WEEKDAY_LABELS, from: 'с', to: 'до' },
+    transport_company_data: TRANSPORT_COMPANY_DATA_LABELS,
+    client_list: OPERATOR_CLIENT_LABELS,
   },
   required: ['title'],
   searchFields: ['title', 'email'],

@@ -35,6 +35,12 @@ export const DensityRow = z.strictObject({
   unit: z.enum(DENSITY_UNITS).default('kg'),
 });
 export type DensityRow = z.infer<typeof DensityRow>;
+export const DENSITY_ROW_LABELS: Record<keyof DensityRow, string> = {
+  density_from: 'плотность от, кг/м³',
+  density_to: 'плотность до, кг/м³',
+  price: 'цена, $',
+  unit: 'за',
+};
 
 export const ROUTE_MESSAGES = {
   densityRange: (n: number) => `строка ${n} таблицы плотности: «от» должно быть меньше «до»`,
@@ -98,6 +104,7 @@ export const logisticRoute = defineEntityContract({
     logistic_product_type_id: 'типы товаров',
     warehouse_point_id: 'склады',
   },
+  itemLabels: { density_table: DENSITY_ROW_LABELS },
   required: ['title', 'type', 'operator_id', 'from_city_id'],
   searchFields: ['title', 'description'],
   refs: { operator_id: 'operator', from_city_id: 'city' },

@@ -18,22 +18,17 @@ type Props = {
 
 /** Generic edit dialog: required fields block the save with one toast per field ('не заполнено поле: …'). */
 export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Values>(initial ?? {});
   const [saving, setSaving] = useState(false);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation(); // a dialog opened from a form must not submit that form too
+    const label = (f: FieldDef) => t(`fields.${f.name}`, { defaultValue: f.label });
     const missing = missingRequired(fields, values);
-    missing.forEach(
-      (f) =>
-        void toast(
-          MESSAGES.fieldRequiredInDialog(t(`fields.${f.name}`, { defaultValue: f.label })),
-          'warning',
-        ),
-    );
-    const invalid = invalidFields(fields, values);
+    missing.forEach((f) => void toast(MESSAGES.fieldRequiredInDialog(label(f)), 'warning'));
+    const invalid = invalidFields(fields, values, { label, language: i18n.language });
     invalid.forEach((message) => void toast(message, 'warning'));
     if (missing.length || invalid.length) return;
     setSaving(true);

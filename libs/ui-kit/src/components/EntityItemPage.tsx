@@ -1,10 +1,17 @@
 import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { MESSAGES, NEW_ID } from '@caravan/contracts';
+import { MESSAGES, NEW_ID, wordsOf } from '@caravan/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
-import { changedValues, invalidFields, missingRequired, titleOfRow, type Values } from '../fields';
+import {
+  changedValues,
+  invalidFields,
+  missingRequired,
+  titleOfRow,
+  type FieldDef,
+  type Values,
+} from '../fields';
 import { useCurrentUser } from '../session';
 import { toast } from '../toaster';
 import type { EntityView } from '../view';
@@ -20,7 +27,7 @@ const errorText = (err: unknown) => (err as { message?: string }).message ?? MES
  * restore behind a confirmation; the history dialog.
  */
 export function EntityItemPage({ view }: { view: EntityView }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const user = useCurrentUser();
   const id = Number(useParams().id);
@@ -46,18 +53,19 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   if (!isNew && error) return <NonIdealState icon="error" title={errorText(error)} />;
   if (!isNew && !stored) return <Spinner />;
 
-  const editable = view.canEdit?.(user, values) ?? true;
-  const deletable = view.canDelete?.(user) ?? editable;
+  // what the server says this user may do with this row (absent: the view's own rule alone)
+  const rights = (stored as { _rights?: { write?: boolean; delete?: boolean } } | undefined)?._rights;
+  const editable = (view.canEdit?.(user, values) ?? true) && rights?.write !== false;
+  const deletable = (view.canDelete?.(user) ?? editable) && rights?.delete !== false;
   const visible = view.fields.filter((f) => !f.hidden?.(values, user));
   const deleted = Boolean(stored?.deleted);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    const label = (f: FieldDef) => t(`fields.${f.name}`, { defaultValue: f.label });
     const missing = missingRequired(visible, values);
-    missing.forEach(
-      (f) => void toast(MESSAGES.fieldRequired(t(`fields.${f.name}`, { defaultValue: f.label })), 'warning'),
-    );
-    const invalid = invalidFields(visible, values);
+    missing.forEach((f) => void toast(wordsOf(i18n.language).required(label(f)), 'warning'));
+    const invalid = invalidFields(visible, values, { label, language: i18n.language });
     invalid.forEach((message) => void toast(message, 'warning'));
     if (missing.length || invalid.length) return;
     const changes = changedValues(values, stored, visible);

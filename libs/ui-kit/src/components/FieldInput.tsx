@@ -1,9 +1,10 @@
 import { Checkbox, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import type { Attachment, WorkingHours } from '@caravan/contracts';
 import { useTranslation } from 'react-i18next';
-import { titleOfRow, type FieldInputProps, type Values } from '../fields';
+import { fieldError, titleOfRow, type FieldInputProps, type Values } from '../fields';
 import { ImageList, FileList, SingleImage } from './inputs/Attachments';
 import { DateInput } from './inputs/DateInput';
+import { NumberInput } from './inputs/NumberInput';
 import { AddressInput, LookupButton } from './inputs/Lookups';
 import { PhoneInput } from './inputs/PhoneInput';
 import { ReferenceSelect } from './inputs/ReferenceSelect';
@@ -13,9 +14,8 @@ const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** One input for any field kind: what the item pages, the edit dialog and table cells render. */
 export function FieldInput({ field, value, values, onChange, onPatch, disabled, id }: FieldInputProps) {
-  const { t } = useTranslation();
-  const error =
-    value !== undefined && value !== null && value !== '' ? field.validate?.(value, values) : null;
+  const { t, i18n } = useTranslation();
+  const error = fieldError(field, value, values, i18n.language);
   const helper = error ? <div className="bp6-form-helper-text caravan-error">{error}</div> : null;
   switch (field.kind ?? 'text') {
     case 'custom':
@@ -35,17 +35,13 @@ export function FieldInput({ field, value, values, onChange, onPatch, disabled, 
     case 'decimal':
       return (
         <>
-          <InputGroup
+          <NumberInput
             id={id}
-            value={str(value)}
+            value={value}
+            integer={field.kind === 'integer'}
             disabled={disabled}
-            inputMode="decimal"
             intent={error ? 'danger' : 'none'}
-            onValueChange={(v) => {
-              const text = v.replace(',', '.').trim();
-              if (text === '') return onChange(null);
-              onChange(field.kind === 'integer' && /^-?\d+$/.test(text) ? Number(text) : text);
-            }}
+            onChange={onChange}
           />
           {helper}
         </>
@@ -82,13 +78,17 @@ export function FieldInput({ field, value, values, onChange, onPatch, disabled, 
     case 'date':
     case 'datetime':
       return (
-        <DateInput
-          id={id}
-          value={value as string | null}
-          withTime={field.kind === 'datetime'}
-          disabled={disabled}
-          onChange={onChange}
-        />
+        <>
+          <DateInput
+            id={id}
+            value={value as string | null}
+            withTime={field.kind === 'datetime'}
+            disabled={disabled}
+            intent={error ? 'danger' : 'none'}
+            onChange={onChange}
+          />
+          {helper}
+        </>
       );
     case 'phone':
       return <PhoneInput id={id} value={value as string | null} disabled={disabled} onChange={onChange} />;

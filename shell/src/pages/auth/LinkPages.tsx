@@ -1,10 +1,10 @@
 import { Button, Callout, Card, H3, Spinner } from '@blueprintjs/core';
-import { NewPasswordParams } from '@caravan/contracts';
+import { EmailTokenParams, NewPasswordParams, USER_MESSAGES } from '@caravan/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { postApi } from '@caravan/ui-kit';
-import { fieldErrors } from '../../api';
+import { fieldErrors, shownMessage } from '../../api';
 import { Logo } from '../../layout/Logo';
 import { Field } from './Field';
 
@@ -35,7 +35,11 @@ export function CheckUserEmailPage() {
   useEffect(() => {
     if (sent.current) return;
     sent.current = true;
-    void postApi('check_user_email', { token: params.get('token') ?? '' }).then((r) =>
+    const body = { token: params.get('token') ?? '' };
+    // a link cut short or tampered with is just an inactive link to its reader
+    if (!EmailTokenParams.safeParse(body).success)
+      return setReply({ ok: false, message: USER_MESSAGES.linkInactive });
+    void postApi('check_user_email', body).then((r) =>
       setReply({ ok: r.ok, message: r.message ?? String(r.result) }),
     );
   }, [params]);
@@ -66,6 +70,7 @@ export function RecoverPasswordPage() {
     const found = fieldErrors(NewPasswordParams, body);
     setErrors(found);
     if (found.password || found.passwordRepeat) return;
+    if (found.token) return setReply({ ok: false, message: USER_MESSAGES.recoveryLinkInactive });
     const r = await postApi('email_auth_recover_password', body);
     setReply({ ok: r.ok, message: r.message ?? String(r.result) });
   };
@@ -99,7 +104,7 @@ export function RecoverPasswordPage() {
             autoComplete="new-password"
             value={values.passwordRepeat}
             onChange={(passwordRepeat) => setValues((v) => ({ ...v, passwordRepeat }))}
-            error={errors.passwordRepeat && t(errors.passwordRepeat)}
+            error={shownMessage(t, errors.passwordRepeat)}
           />
           <Button type="submit" intent="primary" text={t('common.save')} fill large />
         </form>

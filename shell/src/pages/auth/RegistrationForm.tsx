@@ -3,7 +3,7 @@ import { RegistrationParams } from '@caravan/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { postApi } from '@caravan/ui-kit';
-import { fieldErrors } from '../../api';
+import { fieldErrors, shownMessage } from '../../api';
 import { Field } from './Field';
 
 const EMPTY = { login: '', password: '', passwordRepeat: '', last_name: '', first_name: '' };
@@ -68,7 +68,7 @@ export function RegistrationForm() {
         autoComplete="new-password"
         value={values.passwordRepeat}
         onChange={set('passwordRepeat')}
-        error={errors.passwordRepeat && t(errors.passwordRepeat)}
+        error={shownMessage(t, errors.passwordRepeat)}
       />
       <Field
         id="reg-last-name"

@@ -1,4 +1,14 @@
-import { Button, Card, Checkbox, FormGroup, H3, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
+import {
+  Button,
+  Card,
+  Checkbox,
+  FormGroup,
+  H3,
+  HTMLSelect,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+} from '@blueprintjs/core';
 import {
   MESSAGES,
   ROLES,
@@ -25,7 +35,8 @@ const TEXT_FIELDS = [
 export function UserPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
-  const { data: user, isLoading } = useUserGetQuery(id);
+  const valid = Number.isInteger(id) && id > 0;
+  const { data: user, isLoading, error } = useUserGetQuery(id, { skip: !valid });
   const [update, { isLoading: saving }] = useUserUpdateMutation();
   const [form, setForm] = useState({
     first_name: '',
@@ -48,6 +59,14 @@ export function UserPage() {
       });
   }, [user]);
 
+  if (!valid) return <NonIdealState icon="error" title={MESSAGES.notFound} />;
+  if (error)
+    return (
+      <NonIdealState
+        icon="error"
+        title={(error as { message?: string }).message ?? MESSAGES.somethingWentWrong}
+      />
+    );
   if (isLoading || !user) return <Spinner />;
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -83,6 +83,10 @@ export const client = defineEntityContract({
   ownership: { client: 'id' },
 });
 export type Client = BaseRow & z.infer<typeof client.fields>;
+export const CLIENT_MESSAGES = {
+  foreignLegalEntity: 'можно указать только юрлица этого клиента',
+} as const;
+
 /** What a client user may change of their own client record: the rest is the back office's. */
 export const CLIENT_SELF_FIELDS = ['delivery_data_list', 'legal_entity_id'] as const;
 

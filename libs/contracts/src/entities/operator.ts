@@ -101,6 +101,9 @@ export const TAX_TYPE_LABELS: Record<(typeof TAX_TYPES)[number], string> = {
 export const OPERATOR_MESSAGES = {
   duplicateClient: (id: number) => `клиент #${id} указан в списке клиентов дважды`,
   duplicateCarrier: (type: string) => `данные перевозчика ${type} указаны дважды`,
+  // a client joins an operator's list through the admin: an operator cannot claim a client (docs/access.md)
+  clientListAdminOnly: 'добавить клиента в список оператора или убрать из него может только администратор',
+  foreignLegalEntity: 'можно указать только юрлица и банковские счета этого оператора',
 } as const;
 
 const unique = <T>(items: T[], key: (t: T) => unknown) => new Set(items.map(key)).size === items.length;

@@ -1,5 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import type { Knex } from 'knex';
+import { listIndexes } from './list_indexes';
+import { warehouseOwner } from './003_warehouse_owner';
 
 /** A link table: two references, one live link per pair. */
 async function linkTable(
@@ -166,4 +168,6 @@ export const migrations: Migration[] = [
       });
     },
   },
+  warehouseOwner,
+  listIndexes,
 ];

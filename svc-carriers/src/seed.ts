@@ -444,6 +444,10 @@ export async function seed(kit: ServiceKit) {
     for (const [table, rows] of DIRECTORIES) await insertWithIds(kit, trx, table, rows);
     await trx('operator').where({ id: 1 }).update({ route_id: 1 });
     await trx('operator').where({ id: 2 }).update({ route_id: 3 });
+    // the demo operators own the warehouses they work from; the provider's warehouse is client 1's
+    await trx('warehouse_point').whereIn('id', [1, 3]).update({ operator_id: 1 });
+    await trx('warehouse_point').whereIn('id', [2, 4]).update({ operator_id: 2 });
+    await trx('warehouse_point').where({ id: 5 }).update({ client_id: 1 });
     await publishSeeded(kit, trx, ['country', 'currency', ...DIRECTORIES.map(([table]) => table)]);
   });
   log.info('demo directories seeded');

@@ -1,4 +1,11 @@
-import type { Subscription } from '@caravan/service-kit';
+import { CARRIERS_REPLICATED_ENTITIES, ENTITY_TOPICS } from '@caravan/contracts';
+import { replicaHandler, type Subscription } from '@caravan/service-kit';
 
-/** svc-carriers owns reference data and consumes nothing yet. */
-export const subscriptions: Subscription[] = [];
+/** What svc-carriers consumes: the legal entities and bank accounts of svc-payments, kept as replicas. */
+export const subscriptions: Subscription[] = [
+  {
+    name: 'reference-replica',
+    topics: CARRIERS_REPLICATED_ENTITIES.map((e) => ENTITY_TOPICS[e]),
+    handler: replicaHandler,
+  },
+];

@@ -1,5 +1,5 @@
-import { city, isAdmin, MESSAGES } from '@caravan/contracts';
-import { BusinessError, registerEntity, titleOf, type ServiceKit } from '@caravan/service-kit';
+import { city } from '@caravan/contracts';
+import { registerEntity, titleOf, type ServiceKit } from '@caravan/service-kit';
 import { topicOf } from './reference';
 
 /**
@@ -13,7 +13,5 @@ export const registerCity = (kit: ServiceKit) =>
     write: 'any',
     computed: { country_title: titleOf('city', 'country_id', 'country') },
     topic: topicOf('city'),
-    rules: ({ identity, prev }) => {
-      if (prev && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
-    },
+    may: { change: 'admin' },
   });

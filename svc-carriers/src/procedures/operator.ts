@@ -1,18 +1,19 @@
 import {
   isAdmin,
   isStaff,
-  MESSAGES,
   operator,
   OPERATOR_PUBLIC_COLUMNS,
   type TransportCompanyData,
 } from '@caravan/contracts';
-import { BusinessError, linkedIds, registerEntity, type ServiceKit } from '@caravan/service-kit';
+import { linkedIds, registerEntity, type ServiceKit } from '@caravan/service-kit';
+import { assertOwnLegalEntities, assertSameClients } from '../domain/operators';
 import { topicOf } from './reference';
 
 /**
- * Operators: an operator reads and edits their own; a client sees the operators that are not
- * incognito, without client lists and API keys (to choose one for an order); admins create and
- * delete them.
+ * Operators: an operator reads and edits their own, but only an admin adds or removes clients of its
+ * list, and its legal entities and bank account are the operator's own; a client sees the operators
+ * that are not incognito, without client lists and API keys (to choose one for an order); admins
+ * create and delete them.
  */
 export const registerOperator = (kit: ServiceKit) =>
   registerEntity(kit.registry, {
@@ -35,9 +36,11 @@ export const registerOperator = (kit: ServiceKit) =>
     },
     visibleColumns: (identity) =>
       isStaff(identity) ? null : [...OPERATOR_PUBLIC_COLUMNS, 'warehouse_point_id'],
-    rules: ({ identity, prev, deleted }) => {
-      if (isAdmin(identity)) return;
-      if (!prev || deleted !== undefined) throw new BusinessError(MESSAGES.adminOnly);
+    may: { create: 'admin', delete: 'admin' },
+    rules: async ({ trx, identity, prev, given }) => {
+      if (isAdmin(identity) || !prev) return;
+      if ('client_list' in given) assertSameClients(prev.client_list, given.client_list);
+      await assertOwnLegalEntities(trx, prev.id, prev, given);
     },
     topic: topicOf('operator'),
     // API keys stay in svc-carriers, which talks to the carriers; the rest of the operator replicates

@@ -5,12 +5,19 @@ import {
   type WarehouseType,
 } from '@caravan/contracts';
 import { registerEntity, titleOf, type ServiceKit } from '@caravan/service-kit';
-import { assertMayCreateWarehouse, checkWarehouseCity, linkedToOwnOperators } from '../domain/warehouses';
+import {
+  assertMayCreateWarehouse,
+  assertOneOwner,
+  checkWarehouseCity,
+  ownerOfNewWarehouse,
+} from '../domain/warehouses';
 import { topicOf } from './reference';
 
 /**
  * Warehouses: everyone reads them (orders choose from them); staff create any, clients only their
- * providers' ones; an operator changes the warehouses linked to their operator; admins everything.
+ * providers' ones. Each has an owner (operator_id or client_id, filled from the creator) who edits and
+ * deletes it, with the admins; an admin's warehouse has none. Linking an operator to a warehouse
+ * (operator_warehouse_point_link) lets the operator use it, never change it.
  */
 export function registerWarehousePoint(kit: ServiceKit) {
   registerEntity(kit.registry, {
@@ -18,12 +25,12 @@ export function registerWarehousePoint(kit: ServiceKit) {
     read: 'any',
     write: 'any',
     readScope: 'all',
-    writeScope: (q, identity) => linkedToOwnOperators(q, identity),
-    createScope: 'all',
+    createDefaults: ownerOfNewWarehouse,
     computed: { city_title: titleOf('warehouse_point', 'city_id', 'city') },
     topic: topicOf('warehouse_point'),
     rules: async ({ trx, identity, prev, next, given }) => {
       if (!prev) assertMayCreateWarehouse(identity, next.type as WarehouseType);
+      assertOneOwner(next);
       if (!prev || 'type' in given || 'city_id' in given)
         await checkWarehouseCity(trx, next.type as WarehouseType, next.city_id as number);
     },

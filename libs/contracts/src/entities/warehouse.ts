@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { specMessage } from '../validation';
 import { COUNTRY } from './city';
-import { defineEntityContract, Id, Text, type BaseRow } from './common';
+import { defineEntityContract, Id, OptionalId, Text, type BaseRow } from './common';
 import { Phone } from './user';
 
 export const WAREHOUSE_TYPES = ['consolidation', 'arrival', 'provider'] as const;
@@ -25,6 +25,7 @@ export const WAREHOUSE_MESSAGES = {
     type === 'arrival'
       ? 'склад прибытия должен быть в России'
       : `${WAREHOUSE_TYPE_LABELS[type]} должен быть в Китае`,
+  ownerBoth: 'склад принадлежит либо оператору, либо клиенту',
 } as const;
 
 export const warehousePoint = defineEntityContract({
@@ -45,6 +46,10 @@ export const warehousePoint = defineEntityContract({
       .regex(/^(\d{6})?$/, 'индекс: 6 цифр')
       .default(''),
     comment: Text(),
+    // the owner: who edits and deletes it (admins too); none: the platform's, admins only.
+    // A link to an operator (operator_warehouse_point_link) lets the operator use it, not change it.
+    operator_id: OptionalId,
+    client_id: OptionalId,
   }),
   labels: {
     title: 'название',
@@ -55,11 +60,14 @@ export const warehousePoint = defineEntityContract({
     address_eng: 'адрес (англ.)',
     postcode: 'индекс',
     comment: 'комментарий',
+    operator_id: 'оператор-владелец',
+    client_id: 'клиент-владелец',
   },
   // the new-warehouse dialog asks for title, type and city (spec §5)
   required: ['title', 'type', 'city_id'],
   searchFields: ['title', 'address', 'address_eng'],
-  refs: { city_id: 'city' },
+  refs: { city_id: 'city', operator_id: 'operator', client_id: 'client' },
+  ownership: { operator: 'operator_id', client: 'client_id' },
 });
 export type WarehousePoint = BaseRow & z.infer<typeof warehousePoint.fields> & { city_title: string | null };
 

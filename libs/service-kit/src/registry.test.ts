@@ -74,4 +74,41 @@ describe('ProcedureRegistry', () => {
       }),
     ).toThrow('method wallet_list is routed to payments, not to carriers');
   });
+
+  it('answers a lost database connection with the retryable 503, and retries a read once', async () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    let reads = 0;
+    let writes = 0;
+    const flaky = new ProcedureRegistry('carriers')
+      .register({
+        name: 'country_list',
+        params: z.object({}),
+        access: 'any',
+        handler: async () => {
+          if (++reads === 1) throw terminated;
+          return 'rows';
+        },
+      })
+      .register({
+        name: 'country_update',
+        params: z.object({}),
+        access: 'any',
+        handler: async () => {
+          writes++;
+          throw terminated;
+        },
+      });
+    expect(await flaky.call(ctx(), 'country_list', {})).toEqual({
+      status: 200,
+      reply: { ok: true, result: 'rows' },
+    });
+    expect(reads).toBe(2);
+    expect(await flaky.call(ctx(), 'country_update', {})).toEqual({
+      status: 503,
+      reply: { ok: false, result: null, message: 'сервис временно недоступен, повторите попытку' },
+    });
+    expect(writes).toBe(1); // a write without an idempotency key is not repeated inside
+  });
 });

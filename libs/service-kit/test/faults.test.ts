@@ -312,8 +312,12 @@ describe('a service under faults', () => {
     const holder = await db.transaction();
     await holder.raw('select 1 from ??.country where id = ? for update', ['carriers', id]);
     const pending = rpc(svc, 'country_update', { id, title: 'Сиам' });
-    const backend = await eventually('the waiting update', async () =>
-      db('pg_stat_activity').where({ application_name: appName, wait_event_type: 'Lock' }).first('pid'),
+    const backend = await eventually(
+      'the waiting update',
+      async () =>
+        (await db('pg_stat_activity')
+          .where({ application_name: appName, wait_event_type: 'Lock' })
+          .first('pid')) as { pid: number } | undefined,
     );
     await db.raw('select pg_terminate_backend(?)', [backend.pid]);
     await holder.rollback();

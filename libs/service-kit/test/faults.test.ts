@@ -174,6 +174,7 @@ describe('outbox relay under faults', () => {
 // A service in the scratch database, its connections named so the test can terminate them.
 const admin = identityOf({ user_id: 1, roles: ['admin'] });
 const appName = `faults-svc-${process.pid}`;
+const serviceDatabase = `${new URL(process.env.DATABASE_URL!).pathname.slice(1)}_faults`;
 
 async function rpc(svc: RunningService, method: string, params: unknown, key?: string) {
   const headers: Record<string, string> = {
@@ -207,7 +208,11 @@ describe('a service under faults', () => {
     await new Promise((r) => probe.once('listening', r));
     kafkaPort = (probe.address() as net.AddressInfo).port;
     await new Promise((r) => probe.close(r));
+    // its own database: the rows written here never meet other test files' svc-carriers
     const url = new URL(process.env.DATABASE_URL!);
+    await db.raw('drop database if exists ?? with (force)', [serviceDatabase]);
+    await db.raw('create database ??', [serviceDatabase]);
+    url.pathname = `/${serviceDatabase}`;
     url.searchParams.set('application_name', appName);
     svc = await startService(
       carriersService({
@@ -220,6 +225,7 @@ describe('a service under faults', () => {
   afterAll(async () => {
     await svc?.stop();
     proxy?.close();
+    await db.raw('drop database if exists ?? with (force)', [serviceDatabase]);
   });
 
   it('starts, answers and writes while Kafka is down, and publishes once Kafka is back', async () => {
@@ -309,8 +315,8 @@ describe('a service under faults', () => {
     const created = await rpc(svc, 'country_update', { id: -1, title: 'Таиланд' });
     const id = created.body.result!.id;
     // hold the row so the service's update waits on it, then terminate the waiting backend
-    const holder = await db.transaction();
-    await holder.raw('select 1 from ??.country where id = ? for update', ['carriers', id]);
+    const holder = await svc.db.transaction();
+    await holder('country').where({ id }).forUpdate().first();
     const pending = rpc(svc, 'country_update', { id, title: 'Сиам' });
     const backend = await eventually(
       'the waiting update',

@@ -28,10 +28,11 @@ export function buildIfStale({ web = true } = {}) {
     ...['libs/ui-kit/src', 'libs/contracts/src', 'libs/mf-kit'].map((d) => newestMtime(path.join(root, d))),
   );
   const stale = WEB_APPS.filter((app) => {
-    const manifest = path.join(root, app, 'dist/mf-manifest.json');
+    // the shell's page, a remote's entry: the last files each build writes
+    const built = path.join(root, app, app === 'shell' ? 'dist/index.html' : 'dist/mf-manifest.json');
     return (
-      !existsSync(manifest) ||
-      statSync(manifest).mtimeMs < Math.max(shared, newestMtime(path.join(root, app, 'src')))
+      !existsSync(built) ||
+      statSync(built).mtimeMs < Math.max(shared, newestMtime(path.join(root, app, 'src')))
     );
   });
   if (stale.length)

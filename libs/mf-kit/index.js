@@ -1,32 +1,65 @@
 // One place for the Module Federation setup of the shell and every remote: the shared singletons
-// and the webpack config they all build with.
+// and the webpack config they all build with. The shell provides the singletons and the federation
+// runtime at run time (host.js); remotes consume them (docs/adr/0004-front-end-weight.md).
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { DefinePlugin } = require('webpack');
+const fs = require('node:fs');
+const { PrecompressPlugin } = require('./precompress');
+const { SHARED_LOADERS } = require('./shared');
 
 const root = path.resolve(__dirname, '../..');
 
 /** Shared as singletons between the shell and the remotes (ARCHITECTURE §8). */
-const SHARED_SINGLETONS = [
-  'react',
-  'react-dom',
-  'react-router-dom',
-  '@reduxjs/toolkit',
-  'react-redux',
-  '@blueprintjs/core',
-  'i18next',
-  'react-i18next',
-  '@caravan/ui-kit',
-  '@caravan/contracts',
-];
+const SHARED_SINGLETONS = Object.keys(SHARED_LOADERS);
 
-function sharedSingletons(appPackageJson) {
+/**
+ * A remote's share config. In production it consumes only: the shell is the one provider, so the
+ * remote builds no fallback copies of react-dom and the rest. On its own dev server it brings its
+ * fallbacks, to run standalone.
+ * @param {object} appPackageJson
+ * @param {{ production?: boolean }} [build]
+ */
+function sharedSingletons(appPackageJson, { production = false } = {}) {
   const deps = { ...appPackageJson.dependencies };
   return Object.fromEntries(
     SHARED_SINGLETONS.map((name) => [
       name,
-      { singleton: true, requiredVersion: deps[name] ?? false, strictVersion: false },
+      {
+        singleton: true,
+        requiredVersion: deps[name] ?? false,
+        strictVersion: false,
+        ...(production ? { import: false } : {}),
+      },
+    ]),
+  );
+}
+
+/** The version of a package as installed for an app (its package.json, found from its entry). */
+function installedVersion(name, dir) {
+  try {
+    return require(require.resolve(`${name}/package.json`, { paths: [dir] })).version;
+  } catch {
+    /* a package whose `exports` hide its package.json: look up from its entry */
+  }
+  let at = path.dirname(require.resolve(name, { paths: [dir] }));
+  for (; at !== path.dirname(at); at = path.dirname(at)) {
+    const file = path.join(at, 'package.json');
+    if (fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).name === name)
+      return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+  }
+  throw new Error(`no package.json found for ${name} from ${dir}`);
+}
+
+/** What the shell registers for each singleton: the version it bundles and the range it wants. */
+function hostSharedVersions(appPackageJson, dir) {
+  const deps = { ...appPackageJson.dependencies };
+  return Object.fromEntries(
+    SHARED_SINGLETONS.map((name) => [
+      name,
+      { version: installedVersion(name, dir), requiredVersion: deps[name] ?? false },
     ]),
   );
 }
@@ -49,12 +82,15 @@ const APPS = {
 function createConfig(o) {
   return (_env, argv) => {
     const production = argv.mode !== 'development';
+    const host = !o.exposes;
+    // a remote's production build is its remoteEntry only: the standalone page is for its dev server
+    const standalone = host || !production;
     const pkg = require(path.join(o.dir, 'package.json'));
     const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
     return {
       mode: production ? 'production' : 'development',
       context: o.dir,
-      entry: './src/index.ts',
+      entry: standalone ? './src/index.ts' : {},
       devtool: production ? false : 'eval-cheap-module-source-map',
       output: {
         path: path.join(o.dir, 'dist'),
@@ -87,28 +123,40 @@ function createConfig(o) {
               },
             },
           },
-          { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+          // Our libraries run no code on import (a module runs when its exports are used): importing one
+          // function from the ui-kit or contracts barrel does not pull in the whole library.
+          { test: /[\\/]libs[\\/](ui-kit|contracts)[\\/]src[\\/].*\.tsx?$/, sideEffects: false },
+          { test: /\.css$/, sideEffects: true, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
           { test: /\.(svg|png|jpe?g|gif|woff2?|ttf|eot)$/, type: 'asset' },
         ],
       },
       plugins: [
         new MiniCssExtractPlugin({ filename: production ? '[name].[contenthash:8].css' : '[name].css' }),
         // The page is served for every deep route: its scripts must be absolute, whatever output.publicPath is.
-        new HtmlWebpackPlugin({
-          title: o.title ?? 'Caravan',
-          template: path.join(__dirname, 'index.html'),
-          publicPath: '/',
-        }),
-        new ModuleFederationPlugin({
-          name: o.name,
-          filename: 'remoteEntry.js',
-          exposes: o.exposes ?? {},
-          remotes: {},
-          shared: sharedSingletons(pkg),
-          manifest: true,
-          dts: false,
-        }),
-      ],
+        standalone &&
+          new HtmlWebpackPlugin({
+            title: o.title ?? 'Caravan',
+            template: path.join(__dirname, 'index.html'),
+            publicPath: '/',
+          }),
+        // The shell is a host at run time (./host.js): no federation plugin, so webpack splits and
+        // tree-shakes its own copies of the shared libraries per route like in any other app.
+        host &&
+          new DefinePlugin({ __CARAVAN_SHARED_VERSIONS__: JSON.stringify(hostSharedVersions(pkg, o.dir)) }),
+        !host &&
+          new ModuleFederationPlugin({
+            name: o.name,
+            filename: 'remoteEntry.js',
+            exposes: o.exposes,
+            remotes: {},
+            shared: sharedSingletons(pkg, { production }),
+            manifest: true,
+            dts: false,
+            // the federation runtime comes once, from the shell (host.js)
+            experiments: { externalRuntime: production, optimization: { target: 'web' } },
+          }),
+        production && new PrecompressPlugin(),
+      ].filter(Boolean),
       performance: { hints: false },
       stats: 'errors-warnings',
       devServer: {
@@ -123,4 +171,4 @@ function createConfig(o) {
   };
 }
 
-module.exports = { SHARED_SINGLETONS, sharedSingletons, createConfig, APPS };
+module.exports = { SHARED_SINGLETONS, sharedSingletons, hostSharedVersions, createConfig, APPS };

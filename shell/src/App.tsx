@@ -1,19 +1,19 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
-import { clearAuthToken, setCurrentUser, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
-import { useDispatch } from 'react-redux';
-import { useCallback, useEffect, useState } from 'react';
+import { clearAuthToken, UNAUTHORIZED_EVENT } from '@caravan/ui-kit';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
-import { Layout } from './layout/Layout';
-import { CheckUserEmailPage, RecoverPasswordPage } from './pages/auth/LinkPages';
 import { LoginPage } from './pages/LoginPage';
 import { StatePage } from './pages/StatePage';
-import { loadRemotes, type LoadedRemote } from './remotes';
 import { applyDarkMode, checkStoredSession, isDarkMode, logout } from './session';
 import { installFavicon } from './favicon';
 
 installFavicon();
+
+// Loaded when needed, so the login page carries neither the router, the store nor the remotes.
+const Workspace = lazy(() => import('./Workspace'));
+const MailedLinks = lazy(() => import('./MailedLinks'));
+const MAILED_LINK_PATHS = ['/check_user_email', '/email_auth_recover_password'];
 
 type Session =
   | { status: 'checking' }
@@ -30,16 +30,19 @@ const sessionOf = (user: CurrentUser | null): Session => {
 
 /** The mailed links render without the login page and without a session (spec §2). */
 export function App() {
-  const { pathname } = useLocation();
-  if (pathname === '/check_user_email') return <CheckUserEmailPage />;
-  if (pathname === '/email_auth_recover_password') return <RecoverPasswordPage />;
-  return <SessionApp />;
+  const [onLinkPage, setOnLinkPage] = useState(() => MAILED_LINK_PATHS.includes(window.location.pathname));
+  const leaveLinkPage = useCallback(() => setOnLinkPage(false), []);
+  if (!onLinkPage) return <SessionApp />;
+  return (
+    <Suspense fallback={<Spinner className="caravan-center" />}>
+      <MailedLinks onLeave={leaveLinkPage} />
+    </Suspense>
+  );
 }
 
 function SessionApp() {
   const { t } = useTranslation();
   const [session, setSession] = useState<Session>({ status: 'checking' });
-  const [remotes, setRemotes] = useState<LoadedRemote[] | null>(null);
 
   useEffect(() => {
     void checkStoredSession().then((user) => setSession(sessionOf(user)));
@@ -51,15 +54,6 @@ function SessionApp() {
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
   }, []);
 
-  const dispatch = useDispatch();
-  const working = session.status === 'working';
-  // remotes read the signed-in user from the store (what to show to whom)
-  useEffect(() => {
-    dispatch(setCurrentUser(session.status === 'working' ? session.user : null));
-  }, [dispatch, session]);
-  useEffect(() => {
-    if (working && !remotes) void loadRemotes().then(setRemotes);
-  }, [working, remotes]);
   useEffect(() => {
     applyDarkMode(session.status === 'working' && isDarkMode(session.user.id));
   }, [session]);
@@ -81,15 +75,14 @@ function SessionApp() {
         />
       );
     case 'working':
-      return remotes ? (
-        <Layout
-          user={session.user}
-          remotes={remotes}
-          onExit={exit}
-          onUserChanged={(user) => setSession({ status: 'working', user })}
-        />
-      ) : (
-        <NonIdealState icon={<Spinner />} title={t('common.loadingSections')} />
+      return (
+        <Suspense fallback={<NonIdealState icon={<Spinner />} title={t('common.loadingSections')} />}>
+          <Workspace
+            user={session.user}
+            onExit={exit}
+            onUserChanged={(user) => setSession({ status: 'working', user })}
+          />
+        </Suspense>
       );
   }
 }

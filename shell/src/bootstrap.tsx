@@ -1,22 +1,18 @@
 import '@blueprintjs/core/lib/css/blueprint.css';
+// ui-kit's own styles, which its barrel imports, are wanted before any of its screens load
+import '@caravan/ui-kit/src/styles.css';
 import './styles.css';
-import { createAppStore, initI18n, installIconLoader } from '@caravan/ui-kit';
+import { initI18n, installIconLoader } from '@caravan/ui-kit';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
-import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 
 initI18n();
 installIconLoader();
-const store = createAppStore();
 
+// The router and the store come with the signed-in workspace (./Workspace), not with the login page.
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Provider store={store}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </Provider>
+    <App />
   </StrictMode>,
 );

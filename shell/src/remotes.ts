@@ -1,5 +1,6 @@
 import { REMOTE_NAMES, type RemoteManifest, type RemoteName, type Reply } from '@caravan/contracts';
 import type { RemoteRoute } from '@caravan/ui-kit';
+import { initHost } from '@caravan/mf-kit/host';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 
 export type LoadedRemote =
@@ -19,6 +20,7 @@ const withTimeout = <T>(promise: Promise<T>, ms: number) =>
  * A remote that fails is reported as failed; the others load regardless.
  */
 export async function loadRemotes(): Promise<LoadedRemote[]> {
+  initHost('shell');
   let manifest: RemoteManifest = [];
   try {
     const reply = (await (await fetch('/api/remotes')).json()) as Reply<RemoteManifest>;

@@ -45,6 +45,7 @@ const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{8,200}$/;
 export const isIdempotencyKey = (key: string) => IDEMPOTENCY_KEY_FORMAT.test(key);
 
 const READ_ONLY_NAME = /_(list|get_by_id|history)$/;
+const RETRY_PAUSE_MS = 200;
 
 /** Deletes the keys older than their time to live (run by the service every hour). */
 export async function pruneIdempotencyKeys(db: Db) {
@@ -105,6 +106,8 @@ export class ProcedureRegistry {
     } catch (error) {
       if (!retrySafe || !isTransientDbError(error)) return this.refusal(ctx, method, error);
       ctx.log.warn({ err: error, method }, 'database connection lost, retrying once');
+      // a dropped connection rarely comes alone (a restart ends them all): let the pool see the others close
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       try {
         return await run();
       } catch (again) {

@@ -1,4 +1,5 @@
 import { baseColumns, kitMigrations, type Migration } from '@caravan/service-kit';
+import { listIndexes } from './list_indexes';
 
 /** The identity schema: users, sessions, user↔client and user↔operator links, login attempts. */
 export const migrations: Migration[] = [
@@ -71,6 +72,22 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '003_registration_attempts',
+    async up(db, schema) {
+      await db.schema.withSchema(schema).createTable('registration_attempt', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('ip', 64).notNullable();
+        t.timestamp('at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['ip', 'at']);
+      });
+      // the login throttle asks which addresses already signed in to an account
+      await db.raw('create index login_attempt_success on ??.login_attempt (email, ip) where success', [
+        schema,
+      ]);
+    },
+  },
+  listIndexes,
   // history (who changed which user field) and the outbox for the generic entity helpers
   ...kitMigrations,
 ];

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import { Agent } from 'node:http';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import {
   AUTH_HEADER,
+  EVENT_TYPES,
   fail,
-  IDENTITY_HEADER,
   EmailTokenParams,
+  IDENTITY_TOPIC,
   LoginParams,
   MESSAGES,
   NewPasswordParams,
@@ -18,33 +17,32 @@ import {
   describeIssues,
   HTTP_OWNERS,
   PUBLIC_PATHS,
-  type Identity,
   type RemoteManifest,
   type ServiceName,
+  type SessionRevoked,
 } from '@caravan/contracts';
 import {
   BusinessError,
   createDb,
   createKafka,
   createLogger,
-  ensureTopics,
   kafkaBrokers,
   migrate,
   Outbox,
   jsonErrorHandler,
   listen,
   ProcedureRegistry,
-  signIdentity,
 } from '@caravan/service-kit';
+import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
-import pinoHttp from 'pino-http';
 import { z } from 'zod';
 import { migrations } from '../migrations';
 import { loadGatewayConfig } from './config';
 import { createMailer } from './adapters/mail/mailer';
 import { CATALOGUE } from './catalogue';
+import { IdentityCache, type ResolvedSession } from './domain/identityCache';
 import { login } from './domain/login';
+import { HashingGate } from './domain/passwords';
 import {
   confirmEmail,
   register,
@@ -52,19 +50,27 @@ import {
   setNewPassword,
   type Registration,
 } from './domain/registration';
-import { identityOf, Sessions, type UserRow } from './domain/sessions';
+import { hashToken, Sessions } from './domain/sessions';
+import { applyIdentityEvent, GatewayBus } from './events';
+import { readJson, Refusal } from './http/body';
+import { ServiceProxy } from './http/proxy';
+import { requestLog, type LoggedRequest } from './http/requestLog';
 import { registerUserProcedures, toCurrentUser } from './procedures/user';
 import { seedUsers } from './seed';
-import { SseHub } from './sse';
+import { SSE_TOPICS, SseHub } from './sse';
 
-type AuthedRequest = Request & { user: UserRow; identity: Identity; target?: string; identityToken?: string };
+type AuthedRequest = LoggedRequest & { session: ResolvedSession };
 
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+const SMALL_BODY = 10 * 1024;
+const CALL_BODY = 5 * 1024 * 1024;
 
 /**
  * The only public entry: sessions and login, routing of `call_pg_func` and the spec's HTTP paths to
  * their owners (from the contracts table) with a signed identity, SSE fan-out, the remotes manifest
- * and the shell's static files.
+ * and the shell's static files. A call costs no database round trip: live sessions are cached and
+ * dropped by the identity events every instance consumes (domain/identityCache.ts).
  */
 export async function startGateway(env?: Record<string, string | undefined>) {
   const config = loadGatewayConfig(env ?? process.env);
@@ -78,26 +84,52 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     demoPassword: config.DEMO_PASSWORD,
   });
 
+  const outbox = new Outbox('gateway');
   const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM, log);
-  const registration: Registration = { db, mailer, publicUrl: config.PUBLIC_URL, log };
+  const registration: Registration = {
+    db,
+    mailer,
+    publicUrl: config.PUBLIC_URL,
+    log,
+    outbox,
+    gate: new HashingGate(),
+    maxPerIpPerHour: config.REGISTRATION_MAX_PER_IP,
+  };
   const sessions = new Sessions(db, {
     idleHours: config.SESSION_IDLE_HOURS,
     absoluteDays: config.SESSION_ABSOLUTE_DAYS,
   });
+  const cache = new IdentityCache(db, sessions, config.IDENTITY_TOKEN_SECRET, {
+    ttlMs: config.IDENTITY_CACHE_TTL_MS,
+    maxEntries: 50_000,
+  });
   const registry = new ProcedureRegistry('gateway');
   registerUserProcedures(registry);
-  const outbox = new Outbox('gateway');
 
-  const kafka = createKafka('gateway', kafkaBrokers(config), log);
-  await ensureTopics(kafka, config.KAFKA_TOPIC_PREFIX);
-  const hub = new SseHub(kafka, config.KAFKA_TOPIC_PREFIX, log);
-  await hub.start();
-
-  const serviceUrls: Record<ServiceName, string> = {
-    orders: config.SERVICE_URL_ORDERS,
-    payments: config.SERVICE_URL_PAYMENTS,
-    carriers: config.SERVICE_URL_CARRIERS,
+  const hub = new SseHub((tokenHash) => cache.resolveHash(tokenHash), log);
+  const bus = new GatewayBus(
+    createKafka('gateway', kafkaBrokers(config), log),
+    db,
+    config.KAFKA_TOPIC_PREFIX,
+    log,
+    {
+      sse: (_topic, envelope) => hub.dispatch(envelope),
+      identity: (envelope) => applyIdentityEvent(envelope, cache, hub),
+    },
+    SSE_TOPICS,
+  );
+  // in the background: the gateway answers while Kafka is down (the cache's TTL bounds staleness meanwhile)
+  const busReady = bus.start();
+  const afterWrite = () => {
+    if (outbox.takeWritten()) bus.kick();
   };
+
+  const serviceUrls: Record<ServiceName, URL> = {
+    orders: new URL(config.SERVICE_URL_ORDERS),
+    payments: new URL(config.SERVICE_URL_PAYMENTS),
+    carriers: new URL(config.SERVICE_URL_CARRIERS),
+  };
+  const proxy = new ServiceProxy(log);
   const remotes: RemoteManifest = [
     { name: 'mf_orders', entry: `${config.REMOTE_URL_MF_ORDERS}/mf-manifest.json` },
     { name: 'mf_wallet', entry: `${config.REMOTE_URL_MF_WALLET}/mf-manifest.json` },
@@ -106,20 +138,25 @@ export async function startGateway(env?: Record<string, string | undefined>) {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.disable('etag');
+  // X-Forwarded-For is believed only from the configured proxies (none by default)
+  app.set(
+    'trust proxy',
+    config.TRUSTED_PROXIES ? config.TRUSTED_PROXIES.split(',').map((p) => p.trim()) : false,
+  );
+  app.use(requestLog(log));
   app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string) || randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => !req.url?.startsWith('/api/') || req.url.startsWith('/api/sse') },
+    compression({
+      threshold: 1024,
+      // a stream must reach the browser as each event is written
+      filter: (req, res) => !req.url?.startsWith('/api/sse') && compression.filter(req, res),
     }),
   );
   app.get('/api/healthz', (_req, res) => {
     res.json(ok('alive'));
+  });
+  app.get('/api/readyz', (_req, res) => {
+    res.status(bus.ready ? 200 : 503).json(bus.ready ? ok('ready') : fail(MESSAGES.serviceUnavailable));
   });
   app.get('/api/catalogue', (_req, res) => {
     res.json(ok(CATALOGUE));
@@ -128,113 +165,120 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     res.json(ok(remotes));
   });
 
-  app.post('/api/login', express.json({ limit: '10kb' }), async (req, res) => {
-    const parsed = LoginParams.safeParse(req.body);
-    if (!parsed.success) {
-      res.json(fail(describeIssues(parsed.error.issues, req.body)));
-      return;
-    }
-    try {
-      const limits = {
-        perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-        perIp: config.LOGIN_MAX_FAILURES_PER_IP,
-        windowMinutes: 15,
-      };
-      const { token, user } = await login(
-        db,
-        sessions,
-        limits,
-        parsed.data.login,
-        parsed.data.password,
-        clientIp(req),
-      );
-      res.json(ok({ token, user: toCurrentUser(user) }));
-    } catch (err) {
-      if (err instanceof BusinessError) res.json(fail(err.message));
-      else throw err;
-    }
-  });
-
-  /** A public JSON endpoint: params checked by the schema, a refusal in words, the reply `{ok, result, message}`. */
+  /** A public JSON endpoint: a small body checked by the schema, a refusal in words, the reply `{ok, result, message}`. */
   const publicCall =
-    <P>(schema: z.ZodType<P>, handler: (params: P, req: Request) => Promise<string>) =>
+    <P>(schema: z.ZodType<P>, handler: (params: P, req: Request) => Promise<unknown>, message = true) =>
     async (req: Request, res: Response) => {
-      const parsed = schema.safeParse(req.body);
+      const { value } = await readJson(req, SMALL_BODY);
+      const parsed = schema.safeParse(value);
       if (!parsed.success) {
-        res.json(fail(describeIssues(parsed.error.issues, req.body)));
+        res.json(fail(describeIssues(parsed.error.issues, value)));
         return;
       }
       try {
-        const message = await handler(parsed.data, req);
-        res.json(ok(message, message));
+        const result = await handler(parsed.data, req);
+        afterWrite();
+        res.json(message ? ok(result, result as string) : ok(result));
       } catch (err) {
         if (err instanceof BusinessError) res.json(fail(err.message));
         else throw err;
       }
     };
-  const smallJson = express.json({ limit: '10kb' });
+
+  const loginLimits = {
+    perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    perIp: config.LOGIN_MAX_FAILURES_PER_IP,
+    perAccountFromStrangers: config.LOGIN_MAX_FAILURES_PER_ACCOUNT_FROM_STRANGERS,
+    windowMinutes: 15,
+  };
+  app.post(
+    '/api/login',
+    publicCall(
+      LoginParams,
+      async (p, req) => {
+        const { token, user } = await login(db, sessions, loginLimits, p.login, p.password, clientIp(req));
+        return { token, user: toCurrentUser(user) };
+      },
+      false,
+    ),
+  );
   app.post(
     '/api/register',
-    smallJson,
-    publicCall(RegistrationParams, (p) => register(registration, p)),
+    publicCall(RegistrationParams, (p, req) => register(registration, p, clientIp(req))),
   );
   app.post(
     '/api/check_user_email',
-    smallJson,
     publicCall(EmailTokenParams, (p) => confirmEmail(registration, p.token)),
   );
   app.post(
     '/api/recover_password',
-    smallJson,
     publicCall(RecoveryParams, (p) => requestRecovery(registration, p.login)),
   );
   app.post(
     '/api/email_auth_recover_password',
-    smallJson,
     publicCall(NewPasswordParams, (p) => setNewPassword(registration, p.token, p.password)),
   );
 
-  const refuseNotWorking = (res: Response, user: UserRow) =>
-    res.status(403).json(fail(user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
+  const refuseNotWorking = (res: Response, state: string) =>
+    res.status(403).json(fail(state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
 
-  /** Session check on every call: Auth-token header, or authToken in the query for EventSource. */
+  /**
+   * Session check on every call, from the Auth-token header. Only the SSE path takes the token from
+   * the query (EventSource cannot send headers); the request log never shows it.
+   */
   const authenticate =
-    (allowNotWorking: boolean) => async (req: Request, res: Response, next: NextFunction) => {
+    (allowNotWorking: boolean, tokenInQuery = false) =>
+    async (req: Request, res: Response, next: NextFunction) => {
       const token =
         req.header(AUTH_HEADER) ??
-        (typeof req.query.authToken === 'string' ? req.query.authToken : undefined);
+        (tokenInQuery && typeof req.query.authToken === 'string' ? req.query.authToken : undefined);
       if (!token) {
         res.status(401).json(fail(MESSAGES.notAuthenticated));
         return;
       }
-      const user = await sessions.resolve(token);
-      if (!user) {
+      const session = await cache.resolve(token);
+      if (!session) {
         res.status(401).json(fail(MESSAGES.sessionExpired));
         return;
       }
-      if (user.state !== 'working' && !allowNotWorking) {
-        res.status(403).json(fail(user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
+      if (session.user.state !== 'working' && !allowNotWorking) {
+        refuseNotWorking(res, session.user.state);
         return;
       }
-      const r = req as AuthedRequest;
-      r.user = user;
-      r.identity = await identityOf(db, user);
-      r.identityToken = signIdentity(r.identity, config.IDENTITY_TOKEN_SECRET);
+      (req as AuthedRequest).session = session;
       next();
     };
 
   app.post('/api/logout', async (req, res) => {
     const token = req.header(AUTH_HEADER);
-    if (token) await sessions.revoke(token);
+    if (token) {
+      const tokenHash = hashToken(token);
+      await db.transaction(async (trx) => {
+        const userId = await sessions.revoke(trx, tokenHash);
+        if (userId === null) return;
+        const revoked: SessionRevoked = { user_id: userId, token_hash: tokenHash };
+        await outbox.write(trx, {
+          topic: IDENTITY_TOPIC,
+          key: userId,
+          type: EVENT_TYPES.sessionRevoked,
+          actor: userId,
+          data: revoked,
+        });
+      });
+      // this instance at once; the others when the event reaches them
+      cache.dropSession(tokenHash);
+      hub.endSession(tokenHash);
+      afterWrite();
+    }
     res.json(ok(true));
   });
   // Answers for any state, so the shell can show the waiting or blocked page.
   app.get('/api/user_current', authenticate(true), (req, res) => {
-    res.json(ok(toCurrentUser((req as AuthedRequest).user)));
+    res.json(ok(toCurrentUser((req as AuthedRequest).session.user)));
   });
 
-  app.get('/api/sse', authenticate(false), (req, res) => {
-    const r = req as AuthedRequest;
+  app.get('/api/sse', authenticate(false, true), (req, res) => {
+    const { session } = req as AuthedRequest;
     const param = Number(req.query.param);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -244,85 +288,81 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     });
     res.write(`retry: 3000\n: connected\n\n`);
     hub.add({
-      identity: r.identity,
+      identity: session.identity,
+      userId: session.user.id,
+      tokenHash: session.tokenHash,
       type: typeof req.query.type === 'string' && req.query.type ? req.query.type : undefined,
       param: Number.isInteger(param) && param > 0 ? param : undefined,
       res,
     });
   });
 
-  const agent = new Agent({ keepAlive: true, maxSockets: 128, keepAliveMsecs: 30_000 });
-  const proxy = createProxyMiddleware<Request, Response>({
-    router: (req) => (req as AuthedRequest).target!,
-    changeOrigin: true,
-    agent,
-    proxyTimeout: 120_000,
-    on: {
-      proxyReq: (proxyReq, req) => {
-        const r = req as unknown as AuthedRequest;
-        proxyReq.removeHeader(AUTH_HEADER);
-        if (r.identityToken) proxyReq.setHeader(IDENTITY_HEADER, r.identityToken);
-        proxyReq.setHeader('x-request-id', String((req as unknown as { id: string }).id));
-        fixRequestBody(proxyReq, req);
-      },
-      error: (err, _req, res) => {
-        log.warn({ err }, 'service unreachable');
-        const out = res as Response;
-        if (!out.headersSent) out.status(503).json(fail(MESSAGES.serviceUnavailable));
-      },
-    },
-  });
-
   const CallBody = z.object({ method: z.string().min(1).max(100), params: z.unknown().optional() });
-  app.post(
-    '/api/call_pg_func',
-    authenticate(true),
-    express.json({ limit: '5mb' }),
-    async (req, res, next) => {
-      const body = CallBody.safeParse(req.body);
-      if (!body.success) {
-        res.json(fail(MESSAGES.invalidParams));
-        return;
+  app.post('/api/call_pg_func', authenticate(true), async (req, res) => {
+    const r = req as AuthedRequest;
+    const { raw, value } = await readJson(req, CALL_BODY);
+    const body = CallBody.safeParse(value);
+    if (!body.success) {
+      res.json(fail(MESSAGES.invalidParams));
+      return;
+    }
+    // Users who are not working may only ask who they are (the shell then shows their page).
+    const { session } = r;
+    if (session.user.state !== 'working' && body.data.method !== 'user_current') {
+      refuseNotWorking(res, session.user.state);
+      return;
+    }
+    const owner = ownerOfMethod(body.data.method);
+    if (!owner) {
+      res.json(fail(MESSAGES.unknownMethod(body.data.method)));
+      return;
+    }
+    if (owner === 'gateway') {
+      const ctx = { identity: session.identity, db, log: r.log, requestId: r.id, outbox };
+      const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
+      if (outbox.takeWritten()) {
+        // a user or a link changed here: this instance forgets at once, the others on the event
+        cache.clear();
+        void hub.revalidate(() => true);
+        bus.kick();
       }
-      // Users who are not working may only ask who they are (the shell then shows their page).
-      const r = req as AuthedRequest;
-      if (r.user.state !== 'working' && body.data.method !== 'user_current') {
-        refuseNotWorking(res, r.user);
-        return;
-      }
-      const owner = ownerOfMethod(body.data.method);
-      if (!owner) {
-        res.json(fail(MESSAGES.unknownMethod(body.data.method)));
-        return;
-      }
-      if (owner === 'gateway') {
-        const ctx = { identity: r.identity, db, log: req.log, requestId: String(req.id), outbox };
-        const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
-        res.status(status).json(reply);
-        return;
-      }
-      r.target = serviceUrls[owner];
-      req.url = '/rpc';
-      next();
-    },
-    proxy,
-  );
+      res.status(status).json(reply);
+      return;
+    }
+    proxy.forward(
+      {
+        base: serviceUrls[owner],
+        method: 'POST',
+        path: '/rpc',
+        identityToken: session.signed,
+        requestId: r.id,
+        headers: req.headers,
+        body: raw,
+      },
+      res,
+    );
+  });
 
   // The spec's HTTP calls, routed by the same table; the path reaches the service unchanged.
   for (const [route, owner] of Object.entries(HTTP_OWNERS)) {
     if (owner === 'gateway') continue;
-    const guard: express.RequestHandler = PUBLIC_PATHS.has(route)
-      ? (_req, _res, next) => next()
-      : authenticate(false);
-    app.all(
-      route,
-      guard,
-      (req, _res, next) => {
-        (req as AuthedRequest).target = serviceUrls[ownerOfPath(route) as ServiceName];
-        next();
-      },
-      proxy,
-    );
+    const isPublic = PUBLIC_PATHS.has(route);
+    const base = serviceUrls[ownerOfPath(route) as ServiceName];
+    app.all(route, isPublic ? (_req, _res, next) => next() : authenticate(false), (req, res) => {
+      const r = req as AuthedRequest;
+      proxy.forward(
+        {
+          base,
+          method: req.method,
+          path: req.originalUrl,
+          identityToken: isPublic ? undefined : r.session.signed,
+          requestId: r.id,
+          headers: req.headers,
+          body: req.method === 'GET' || req.method === 'HEAD' ? null : req,
+        },
+        res,
+      );
+    });
   }
   app.use('/api', (req, res) => {
     res.status(404).json(fail(`неизвестный путь ${req.path}`));
@@ -348,6 +388,10 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     });
   }
 
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!(err instanceof Refusal)) return next(err);
+    if (!res.headersSent) res.status(err.status).json(fail(err.message));
+  });
   app.use(jsonErrorHandler);
 
   const http = await listen(app, config.HOST, config.PORT, log);
@@ -355,11 +399,12 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      await hub.stop();
+      hub.stop();
+      await bus.stop();
       mailer.close();
       await http.close();
-      agent.destroy();
+      proxy.close();
       await db.destroy();
     })());
-  return { url: http.url, db, hub, log, stop };
+  return { url: http.url, db, hub, cache, bus, busReady, log, stop };
 }

@@ -20,8 +20,18 @@ export const GatewayEnv = {
   DEMO_PASSWORD: z.string().min(7).default('caravan123'),
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(168),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  /** Failed logins to one account from one address per 15 minutes. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  /** Failed logins from one address per 15 minutes, whatever the accounts. */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
+  /** Failed logins to one account per 15 minutes from addresses that never signed in to it. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_FROM_STRANGERS: z.coerce.number().int().positive().default(100),
+  /** Registrations started from one address per hour. */
+  REGISTRATION_MAX_PER_IP: z.coerce.number().int().positive().default(10),
+  /** Proxies whose X-Forwarded-For is believed (express 'trust proxy': addresses, CIDRs, 'loopback'); none by default. */
+  TRUSTED_PROXIES: z.string().default(''),
+  /** How long a cached session identity is used without an invalidation event (the bound while Kafka is down). */
+  IDENTITY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
 };
 
 export const loadGatewayConfig = (env?: Record<string, string | undefined>) => loadConfig(GatewayEnv, env);

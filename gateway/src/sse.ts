@@ -1,53 +1,55 @@
-import { randomUUID } from 'node:crypto';
 import {
   ENTITY_TOPICS,
   EntityChanged,
-  EventEnvelope,
-  prefixedTopic,
   wallet,
   type EntityContract,
+  type EventEnvelope,
   type Identity,
 } from '@caravan/contracts';
 import { ownsValues, type Logger } from '@caravan/service-kit';
 import type { Response } from 'express';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { ResolvedSession } from './domain/identityCache';
 
 /** Browser stream types (spec §7) and the entity whose changes feed each one. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const STREAMS: Record<string, EntityContract<any>> = { wallet_item: wallet };
 
-export type SseClient = { identity: Identity; type?: string; param?: number; res: Response };
+/** The topics the SSE streams are fed from. */
+export const SSE_TOPICS: readonly string[] = [
+  ...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name as keyof typeof ENTITY_TOPICS])),
+];
+
+export type SseClient = {
+  identity: Identity;
+  userId: number;
+  tokenHash: string;
+  type?: string;
+  param?: number;
+  res: Response;
+};
+
+/** How often every open stream's session is checked again (idle and absolute expiry, a missed event). */
+const REVALIDATE_EVERY_MS = 30_000;
+const HEARTBEAT_EVERY_MS = 25_000;
 
 /**
- * Fans Kafka events out to the browsers connected to this gateway instance. Each instance reads every
- * event (its own consumer group) and sends a browser only what its user may see, by the same
- * ownership rule the owning service applies.
+ * Fans events out to the browsers connected to this gateway instance, sending each only what its
+ * user may see, by the same ownership rule the owning service applies. A stream lives as long as its
+ * session: logout, a fired user, a changed link or an expired session end it or narrow it at once.
  */
 export class SseHub {
   private readonly clients = new Set<SseClient>();
-  private consumer: Consumer | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** The newest event seen per entity row: an older one arriving late (another relay, a redelivery) is dropped. */
+  private readonly newest = new Map<string, string>();
   delivered = 0;
 
   constructor(
-    private readonly kafka: Kafka,
-    private readonly topicPrefix: string,
+    private readonly resolve: (tokenHash: string) => Promise<ResolvedSession | null>,
     private readonly log: Logger,
-  ) {}
-
-  async start() {
-    const consumer = this.kafka.consumer({ groupId: `gateway-sse-${randomUUID()}`, maxWaitTimeInMs: 100 });
-    this.consumer = consumer;
-    await consumer.connect();
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    const topics = [
-      ...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name as keyof typeof ENTITY_TOPICS])),
-    ];
-    for (const topic of topics)
-      await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
-    await consumer.run({ eachMessage: async ({ message }) => this.dispatch(message.value) });
-    await joined;
-    this.heartbeat = setInterval(() => this.broadcastComment('ping'), 25_000);
+  ) {
+    this.timers.push(setInterval(() => this.broadcastComment('ping'), HEARTBEAT_EVERY_MS));
+    this.timers.push(setInterval(() => void this.revalidate(() => true), REVALIDATE_EVERY_MS));
   }
 
   add(client: SseClient) {
@@ -59,10 +61,35 @@ export class SseHub {
     return this.clients.size;
   }
 
-  private dispatch(value: Buffer | null) {
+  private end(client: SseClient) {
+    this.clients.delete(client);
+    client.res.end();
+  }
+
+  endSession(tokenHash: string) {
+    for (const c of this.clients) if (c.tokenHash === tokenHash) this.end(c);
+  }
+
+  endUser(userId: number) {
+    for (const c of this.clients) if (c.userId === userId) this.end(c);
+  }
+
+  /** Re-reads the sessions of the matching streams: ended or not working → closed; links changed → narrowed. */
+  async revalidate(which: (c: SseClient) => boolean) {
+    for (const client of [...this.clients].filter(which)) {
+      try {
+        const session = await this.resolve(client.tokenHash);
+        if (!session || session.user.state !== 'working') this.end(client);
+        else client.identity = session.identity;
+      } catch (err) {
+        this.log.warn({ err }, 'sse: session check failed, keeping the stream until the next check');
+      }
+    }
+  }
+
+  dispatch(envelope: EventEnvelope) {
     let change: EntityChanged;
     try {
-      const envelope = EventEnvelope.parse(JSON.parse(value?.toString('utf8') ?? ''));
       change = EntityChanged.parse(envelope.data);
     } catch (err) {
       this.log.warn({ err }, 'sse: skipping an invalid event');
@@ -70,7 +97,7 @@ export class SseHub {
     }
     const type = Object.entries(STREAMS).find(([, c]) => c.name === change.entity)?.[0];
     const contract = type ? STREAMS[type] : undefined;
-    if (!type || !contract) return;
+    if (!type || !contract || this.isStale(change, envelope)) return;
     const payload = JSON.stringify({
       ok: true,
       type,
@@ -88,14 +115,24 @@ export class SseHub {
     }
   }
 
+  /** Is this change older than one already sent for the same row (by the row's updated_at, then the event time)? */
+  private isStale(change: EntityChanged, envelope: EventEnvelope): boolean {
+    const key = `${change.entity}:${change.id}`;
+    const version = `${String(change.row.updated_at ?? '')}|${envelope.occurred_at}`;
+    const seen = this.newest.get(key);
+    if (seen !== undefined && seen > version) return true;
+    if (this.newest.size > 100_000) this.newest.clear();
+    this.newest.set(key, version);
+    return false;
+  }
+
   private broadcastComment(text: string) {
     for (const client of this.clients) client.res.write(`: ${text}\n\n`);
   }
 
-  async stop() {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+  stop() {
+    for (const timer of this.timers) clearInterval(timer);
     for (const client of this.clients) client.res.end();
     this.clients.clear();
-    await this.consumer?.disconnect();
   }
 }

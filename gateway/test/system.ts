@@ -10,6 +10,7 @@ export type System = {
   services: RunningService[];
   gateway: Awaited<ReturnType<typeof startGateway>>;
   mail: Awaited<ReturnType<typeof startMailCatcher>>;
+  startAnotherGateway(): Promise<Awaited<ReturnType<typeof startGateway>>>;
   stop(): Promise<void>;
 };
 
@@ -31,14 +32,33 @@ export async function startSystem(): Promise<System> {
     SERVICE_URL_PAYMENTS: payments.url,
     SERVICE_URL_CARRIERS: carriers.url,
     LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_FROM_STRANGERS: '5',
+    // the tests play callers at several addresses through X-Forwarded-For from the loopback "proxy"
+    TRUSTED_PROXIES: 'loopback',
     SMTP_URL: mail.smtpUrl,
   });
+  await gateway.busReady;
+  const extraGateways: Awaited<ReturnType<typeof startGateway>>[] = [];
   return {
     url: gateway.url,
     services,
     gateway,
     mail,
+    /** Another gateway instance on the same database and Kafka (default config: no trusted proxies). */
+    async startAnotherGateway() {
+      const another = await startGateway({
+        ...env,
+        SERVICE_URL_ORDERS: orders.url,
+        SERVICE_URL_PAYMENTS: payments.url,
+        SERVICE_URL_CARRIERS: carriers.url,
+        SMTP_URL: mail.smtpUrl,
+      });
+      extraGateways.push(another);
+      await another.busReady;
+      return another;
+    },
     async stop() {
+      await Promise.all(extraGateways.map((g) => g.stop()));
       await gateway.stop();
       await mail.close();
       await Promise.all(services.map((s) => s.stop()));
@@ -67,6 +87,7 @@ export async function call(url: string, token: string | null, method: string, pa
 /** Reads server-sent events of one browser-like connection into a list. */
 export function openSse(url: string, token: string, query = '') {
   const events: { event: string; data: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const state = { ended: false };
   const controller = new AbortController();
   const ready = fetch(`${url}/api/sse?authToken=${encodeURIComponent(token)}${query}`, {
     signal: controller.signal,
@@ -78,7 +99,10 @@ export function openSse(url: string, token: string, query = '') {
       try {
         for (;;) {
           const { value, done } = await reader.read();
-          if (done) return;
+          if (done) {
+            state.ended = true;
+            return;
+          }
           buffer += decoder.decode(value, { stream: true });
           let cut: number;
           while ((cut = buffer.indexOf('\n\n')) >= 0) {
@@ -95,5 +119,5 @@ export function openSse(url: string, token: string, query = '') {
     })();
     return res.status;
   });
-  return { events, ready, close: () => controller.abort() };
+  return { events, ready, state, close: () => controller.abort() };
 }

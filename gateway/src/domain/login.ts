@@ -3,11 +3,49 @@ import { BusinessError, type Db } from '@caravan/service-kit';
 import { DUMMY_HASH_PROMISE, verifyPassword } from './passwords';
 import type { Sessions, UserRow } from './sessions';
 
-export type LoginLimits = { perAccount: number; perIp: number; windowMinutes: number };
+export type LoginLimits = {
+  /** Failures on one account from one address. */
+  perAccount: number;
+  /** Failures from one address, whatever the accounts. */
+  perIp: number;
+  /** Failures on one account from all addresses that never signed in to it (a distributed guess). */
+  perAccountFromStrangers: number;
+  windowMinutes: number;
+};
+
+/** An address that signed in to an account within this many days is the owner's, not a stranger's. */
+const KNOWN_ADDRESS_DAYS = 30;
 
 /**
- * Email + password login. Failed attempts are counted per account and per IP over a window; a wrong
- * email and a wrong password get the same message and take the same time.
+ * Refuses the attacker, not the owner: failures are counted per account and address, per address,
+ * and per account from addresses that never signed in to it. A guesser elsewhere never locks the
+ * owner out of their usual address; one address guessing many accounts is stopped too.
+ */
+async function assertNotThrottled(db: Db, limits: LoginLimits, email: string, ip: string) {
+  const since = db.raw(`now() - ? * interval '1 minute'`, [limits.windowMinutes]);
+  const failures = db('login_attempt').where({ success: false }).where('at', '>', since);
+  const knownAddresses = db('login_attempt')
+    .select('ip')
+    .where({ email, success: true })
+    .where('at', '>', db.raw(`now() - ? * interval '1 day'`, [KNOWN_ADDRESS_DAYS]));
+  const [row] = (await db.select({
+    pair: failures.clone().where({ email, ip }).count('*'),
+    address: failures.clone().where({ ip }).count('*'),
+    strangers: failures.clone().where({ email }).whereNotIn('ip', knownAddresses).count('*'),
+    known: db.raw('exists(?)', [knownAddresses.clone().where({ ip })]),
+  })) as { pair: string; address: string; strangers: string; known: boolean }[];
+  const n = (v: unknown) => Number(v ?? 0);
+  if (
+    n(row?.pair) >= limits.perAccount ||
+    n(row?.address) >= limits.perIp ||
+    (!row?.known && n(row?.strangers) >= limits.perAccountFromStrangers)
+  )
+    throw new BusinessError(MESSAGES.tooManyAttempts);
+}
+
+/**
+ * Email + password login. A wrong email and a wrong password get the same message and take the
+ * same time.
  */
 export async function login(
   db: Db,
@@ -18,18 +56,7 @@ export async function login(
   ip: string,
 ): Promise<{ token: string; user: UserRow }> {
   const normalized = email.trim().toLowerCase();
-  const since = db.raw(`now() - ? * interval '1 minute'`, [limits.windowMinutes]);
-  const failures = (where: Record<string, string>) =>
-    db('login_attempt')
-      .where(where)
-      .where({ success: false })
-      .where('at', '>', since)
-      .count({ n: '*' })
-      .first();
-  const [byAccount, byIp] = await Promise.all([failures({ email: normalized }), failures({ ip })]);
-  if (Number(byAccount?.n) >= limits.perAccount || Number(byIp?.n) >= limits.perIp)
-    throw new BusinessError(MESSAGES.tooManyAttempts);
-
+  await assertNotThrottled(db, limits, normalized, ip);
   const user: UserRow | undefined = await db('user_table')
     .whereRaw('lower(email) = ?', [normalized])
     .where({ deleted: false })

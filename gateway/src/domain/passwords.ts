@@ -30,5 +30,34 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+/**
+ * Hashing for registration and recovery, at most `concurrency` at a time and `queue` waiting: a burst
+ * of sign-ups takes part of the thread pool, never all of it, so logins stay fast; past the queue
+ * the caller is told to come back later.
+ */
+export class HashingGate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly concurrency = 2,
+    private readonly queue = 20,
+  ) {}
+
+  async hash(password: string, tooBusy: () => Error): Promise<string> {
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length >= this.queue) throw tooBusy();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running++;
+    try {
+      return await hashPassword(password);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
 /** A fixed hash to verify against when the email is unknown, so both paths take the same time. */
 export const DUMMY_HASH_PROMISE = hashPassword('caravan-timing-equaliser');

@@ -1,15 +1,44 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { USER_MESSAGES } from '@caravan/contracts';
-import { BusinessError, type Db, type Logger } from '@caravan/service-kit';
+import {
+  EVENT_TYPES,
+  IDENTITY_TOPIC,
+  MESSAGES,
+  USER_MESSAGES,
+  type SessionRevoked,
+} from '@caravan/contracts';
+import { BusinessError, type Db, type Logger, type Outbox } from '@caravan/service-kit';
 import type { Mailer } from '../adapters/mail/mailer';
-import { hashPassword } from './passwords';
+import { HashingGate } from './passwords';
 
 type Purpose = 'confirm' | 'recover';
 const TTL_HOURS: Record<Purpose, number> = { confirm: 48, recover: 1 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export type Registration = { db: Db; mailer: Mailer; publicUrl: string; log: Logger };
+export type Registration = {
+  db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  log: Logger;
+  outbox: Outbox;
+  gate: HashingGate;
+  /** Registrations allowed from one address per hour. */
+  maxPerIpPerHour: number;
+};
+
+const tooBusy = () => new BusinessError(MESSAGES.tooManyRequests);
+
+/** One address may start a bounded number of registrations an hour. */
+async function countRegistration(r: Registration, ip: string) {
+  const row = await r
+    .db('registration_attempt')
+    .where({ ip })
+    .where('at', '>', r.db.raw("now() - interval '1 hour'"))
+    .count({ n: '*' })
+    .first();
+  if (Number(row?.n ?? 0) >= r.maxPerIpPerHour) throw tooBusy();
+  await r.db('registration_attempt').insert({ ip });
+}
 
 async function issueToken(db: Db, userId: number, purpose: Purpose): Promise<string> {
   const token = randomBytes(32).toString('base64url');
@@ -39,12 +68,16 @@ const sendLater = (r: Registration, send: () => Promise<void>) =>
 
 /**
  * Registration: a new user waits for email confirmation, then for an admin (state waiting_auth).
- * The reply is the same whether the email is new, unconfirmed or taken.
+ * The reply is the same whether the email is new, unconfirmed or taken, and takes the same time:
+ * the password is hashed in every case (the hash is the slow part).
  */
 export async function register(
   r: Registration,
   p: { login: string; password: string; first_name: string; last_name: string },
+  ip: string,
 ): Promise<string> {
+  await countRegistration(r, ip);
+  const password_hash = await r.gate.hash(p.password, tooBusy);
   const existing = await r.db('user_table').whereRaw('lower(email) = ?', [p.login]).first();
   if (existing?.email_confirmed_at) {
     sendLater(r, () =>
@@ -56,7 +89,6 @@ export async function register(
     );
     return USER_MESSAGES.registrationSent;
   }
-  const password_hash = await hashPassword(p.password);
   const userId: number = existing
     ? (
         await r
@@ -121,9 +153,9 @@ export async function requestRecovery(r: Registration, email: string): Promise<s
   return USER_MESSAGES.recoverySent;
 }
 
-/** Sets the new password and ends every session of the user. */
+/** Sets the new password and ends every session of the user (every gateway drops them at once). */
 export async function setNewPassword(r: Registration, token: string, password: string): Promise<string> {
-  const password_hash = await hashPassword(password);
+  const password_hash = await r.gate.hash(password, tooBusy);
   return r.db.transaction(async (trx) => {
     const userId = await consumeToken(trx, token, 'recover');
     if (!userId) throw new BusinessError(USER_MESSAGES.recoveryLinkInactive);
@@ -135,6 +167,14 @@ export async function setNewPassword(r: Registration, token: string, password: s
       .where({ user_id: userId })
       .whereNull('revoked_at')
       .update({ revoked_at: trx.fn.now() });
+    const revoked: SessionRevoked = { user_id: userId };
+    await r.outbox.write(trx, {
+      topic: IDENTITY_TOPIC,
+      key: userId,
+      type: EVENT_TYPES.sessionRevoked,
+      actor: userId,
+      data: revoked,
+    });
     return USER_MESSAGES.passwordChanged;
   });
 }

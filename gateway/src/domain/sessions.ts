@@ -19,7 +19,10 @@ export type UserRow = {
 
 export type SessionPolicy = { idleHours: number; absoluteDays: number };
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A live session's user, and when the session ends at the latest (its absolute expiry). */
+export type SessionUser = UserRow & { session_expires_at: Date };
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const fullName = (u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) =>
   `${u.first_name} ${u.last_name}`.trim() || u.email;
 
@@ -42,12 +45,17 @@ export class Sessions {
   }
 
   /** The user behind a token, or null when the session is unknown, revoked, idle too long or expired. */
-  async resolve(token: string | undefined): Promise<UserRow | null> {
+  async resolve(token: string | undefined): Promise<SessionUser | null> {
     if (!token || token.length > 200) return null;
+    return this.resolveHash(hashToken(token));
+  }
+
+  /** The same, by the token's hash (what the gateway keeps in memory). */
+  async resolveHash(tokenHash: string): Promise<SessionUser | null> {
     const row = await this.db('session as s')
       .join('user_table as u', 'u.id', 's.user_id')
-      .select('u.*', 's.id as session_id', 's.last_seen_at')
-      .where('s.token_hash', hashToken(token))
+      .select('u.*', 's.id as session_id', 's.last_seen_at', 's.expires_at as session_expires_at')
+      .where('s.token_hash', tokenHash)
       .whereNull('s.revoked_at')
       .where('s.expires_at', '>', this.db.fn.now())
       .where('s.last_seen_at', '>', this.db.raw(`now() - ? * interval '1 hour'`, [this.policy.idleHours]))
@@ -57,13 +65,17 @@ export class Sessions {
     // Touch at most once a minute: idle expiry needs no per-request write.
     if (Date.now() - new Date(row.last_seen_at).getTime() > 60_000)
       await this.db('session').where({ id: row.session_id }).update({ last_seen_at: this.db.fn.now() });
-    return row as UserRow;
+    return row as SessionUser;
   }
 
-  async revoke(token: string): Promise<void> {
-    await this.db('session')
-      .where({ token_hash: hashToken(token) })
-      .update({ revoked_at: this.db.fn.now() });
+  /** Ends a session; the user it belonged to, or null when it was not live. */
+  async revoke(trx: Db, tokenHash: string): Promise<number | null> {
+    const [row] = await trx('session')
+      .where({ token_hash: tokenHash })
+      .whereNull('revoked_at')
+      .update({ revoked_at: trx.fn.now() })
+      .returning('user_id');
+    return row ? Number(row.user_id) : null;
   }
 }
 

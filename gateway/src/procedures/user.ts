@@ -1,4 +1,11 @@
-import { clientUserLink, operatorUserLink, ProfileParams, user, type CurrentUser } from '@caravan/contracts';
+import {
+  clientUserLink,
+  IDENTITY_TOPIC,
+  operatorUserLink,
+  ProfileParams,
+  user,
+  type CurrentUser,
+} from '@caravan/contracts';
 import { BusinessError, registerEntity, type ProcedureRegistry } from '@caravan/service-kit';
 import { z } from 'zod';
 import { fullName, type UserRow } from '../domain/sessions';
@@ -26,9 +33,13 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
     read: 'admin',
     write: 'admin',
     readonlyColumns: ['email_confirmed_at'],
+    // every gateway drops the user's cached identity (state, roles, name): only what says so is published
+    topic: IDENTITY_TOPIC,
+    toEvent: (row) => ({ id: row.id, deleted: row.deleted, state: row.state, roles: row.roles }),
   });
-  registerEntity(registry, { contract: clientUserLink, read: 'admin', write: 'admin' });
-  registerEntity(registry, { contract: operatorUserLink, read: 'admin', write: 'admin' });
+  const linkEvent = { topic: IDENTITY_TOPIC };
+  registerEntity(registry, { contract: clientUserLink, read: 'admin', write: 'admin', ...linkEvent });
+  registerEntity(registry, { contract: operatorUserLink, read: 'admin', write: 'admin', ...linkEvent });
 
   registry.register({
     name: 'user_current',

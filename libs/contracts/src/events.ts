@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Event type names. Every event travels in the same envelope (ARCHITECTURE §6). */
 export const EVENT_TYPES = {
   entityChanged: 'entity.changed',
+  sessionRevoked: 'session.revoked',
 } as const;
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
@@ -28,3 +29,11 @@ export const EntityChanged = z.object({
   row: z.record(z.string(), z.unknown()),
 });
 export type EntityChanged = z.infer<typeof EntityChanged>;
+
+/** A session ended (logout, password reset): gateways drop its cached identity and close its SSE streams. */
+export const SessionRevoked = z.object({
+  user_id: z.number().int(),
+  /** SHA-256 of the session token; absent when every session of the user ended. */
+  token_hash: z.string().optional(),
+});
+export type SessionRevoked = z.infer<typeof SessionRevoked>;

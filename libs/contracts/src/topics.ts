@@ -35,8 +35,14 @@ export const ENTITY_TOPICS = Object.fromEntries(
   ),
 ) as Record<Published, TopicName>;
 
+/**
+ * Identity changes every gateway instance consumes to drop its cached identities (ARCHITECTURE §5):
+ * entity-changed events of user and the user↔client / user↔operator links, and session revocations.
+ */
+export const IDENTITY_TOPIC = 'gateway.identity.v1';
+
 export const TOPIC_PARTITIONS = 3;
-export const ALL_TOPICS: readonly TopicName[] = Object.values(ENTITY_TOPICS);
+export const ALL_TOPICS: readonly string[] = [...Object.values(ENTITY_TOPICS), IDENTITY_TOPIC];
 
 /**
  * The reference data svc-orders keeps as replicas (ARCHITECTURE §6): everything svc-carriers publishes

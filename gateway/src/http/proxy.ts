@@ -1,0 +1,120 @@
+import {
+  Agent,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
+import type { Readable } from 'node:stream';
+import { fail, IDENTITY_HEADER, MESSAGES } from '@caravan/contracts';
+import type { Logger } from '@caravan/service-kit';
+import type { Response } from 'express';
+
+/**
+ * The request headers a service gets from a caller: only these, so a caller's identity header,
+ * Auth-token, Expect, cookies or hop-by-hop headers never reach a service.
+ */
+const FORWARDED_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'accept-language',
+  'idempotency-key',
+  'range',
+  'if-none-match',
+  'if-modified-since',
+];
+/** Hop-by-hop headers of a service's reply, not passed on to the browser. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+
+export type Upstream = {
+  /** The service's base URL. */
+  base: URL;
+  method: string;
+  path: string;
+  identityToken: string | undefined;
+  requestId: string;
+  /** The caller's headers, filtered by the whitelist. */
+  headers: IncomingHttpHeaders;
+  /** The whole body already read (call_pg_func), or the caller's stream (uploads, downloads). */
+  body: Buffer | Readable | null;
+};
+
+/**
+ * A lean reverse proxy to the services: one keep-alive agent, a whitelist of headers, the signed
+ * identity added, the reply streamed back. Its refusals tell the truth: a service that was not reached
+ * is 'unavailable'; one that got the request but did not answer may have acted, and the UI's
+ * idempotency key makes the retry it asks for safe.
+ */
+export class ServiceProxy {
+  // idle sockets close after 30 s, before a service's keep-alive timeout (65 s) could close one under a request
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 });
+
+  constructor(
+    private readonly log: Logger,
+    private readonly timeoutMs = 120_000,
+  ) {}
+
+  forward(upstream: Upstream, res: Response): void {
+    const headers: OutgoingHttpHeaders = { 'x-request-id': upstream.requestId };
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = upstream.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    if (upstream.identityToken) headers[IDENTITY_HEADER] = upstream.identityToken;
+    const body = upstream.body;
+    if (Buffer.isBuffer(body)) headers['content-length'] = body.length;
+    else if (body) {
+      const { 'content-length': length, 'content-encoding': encoding } = upstream.headers;
+      if (length !== undefined) headers['content-length'] = length;
+      else headers['transfer-encoding'] = 'chunked';
+      if (encoding) headers['content-encoding'] = encoding;
+    }
+
+    let sent = false;
+    const outgoing = request(
+      {
+        protocol: upstream.base.protocol,
+        hostname: upstream.base.hostname,
+        port: upstream.base.port,
+        method: upstream.method,
+        path: upstream.path,
+        headers,
+        agent: this.agent,
+        timeout: this.timeoutMs,
+      },
+      (reply: IncomingMessage) => this.relay(reply, res),
+    );
+    outgoing.on('finish', () => (sent = true));
+    outgoing.on('timeout', () => outgoing.destroy(new Error('service timed out')));
+    outgoing.on('error', (err: NodeJS.ErrnoException) => {
+      // Refused or unreachable before the request left: nothing happened there.
+      const reached = sent && err.code !== 'ECONNREFUSED';
+      this.log.warn(
+        { err: err.message, code: err.code, path: upstream.path, reached },
+        'service call failed',
+      );
+      if (!res.headersSent)
+        res.status(503).json(fail(reached ? MESSAGES.serviceNoAnswer : MESSAGES.serviceUnavailable));
+      else res.destroy();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
+
+    if (Buffer.isBuffer(body)) outgoing.end(body);
+    else if (body) body.pipe(outgoing);
+    else outgoing.end();
+  }
+
+  private relay(reply: IncomingMessage, res: Response) {
+    res.status(reply.statusCode ?? 502);
+    for (const [name, value] of Object.entries(reply.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+    reply.pipe(res);
+    reply.on('error', () => res.destroy());
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}

@@ -1,4 +1,5 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
+import { listIndexes } from './list_indexes';
 
 export const migrations: Migration[] = [
   {
@@ -73,4 +74,5 @@ export const migrations: Migration[] = [
       });
     },
   },
+  listIndexes,
 ];

@@ -44,10 +44,57 @@ export const ListParams = z.strictObject({
   /** The admin's raw where box; parsed by `parseRawWhere`, never run as SQL. */
   where_raw: z.string().max(1000).optional(),
   read: z.boolean().optional(),
+  /** Where the previous page ended (its `next_cursor`): seek paging, as fast on page 10,000 as on page 1. */
+  cursor: z.string().max(2000).optional(),
 });
 export type ListParams = z.infer<typeof ListParams>;
 
-export type ListResult<T> = { items: T[]; total: number; page: number; per_page: number };
+/** Counts stop here: an exact count of a million rows costs a scan, "more than 1000" does not. */
+export const LIST_COUNT_CAP = 1000;
+
+/**
+ * One page of a list. `total` is exact when `total_exact`; otherwise more than LIST_COUNT_CAP rows
+ * match, `total` is LIST_COUNT_CAP + 1 and `total_estimate` (when given) is the planner's estimate.
+ * `next_cursor` continues after the last row (null: this was the last page).
+ */
+export type ListResult<T> = {
+  items: T[];
+  total: number;
+  total_exact: boolean;
+  total_estimate?: number;
+  page: number;
+  per_page: number;
+  next_cursor: string | null;
+};
+
+/** Labels of the columns every entity row carries, for messages about them. */
+export const BASE_COLUMN_LABELS: Record<string, string> = {
+  id: 'номер',
+  deleted: 'удалена',
+  created_at: 'создан',
+  updated_at: 'изменён',
+};
+
+/** What a list refuses, naming fields by their labels. */
+export const LIST_MESSAGES = {
+  unavailableField: (label: string) => `поле '${label}' недоступно для фильтра и сортировки`,
+  containsOnScalar: (label: string) =>
+    `условие 'contains' применимо только к полям-спискам, а '${label}' — не список`,
+  onList: (op: string, label: string) =>
+    `условие '${op}' не применимо к полю-списку '${label}': используйте 'contains'`,
+  onlyPresence: (op: string, label: string) =>
+    `по полю '${label}' можно искать только текст ('like') или проверять, заполнено ли оно; условие '${op}' не подходит`,
+  oneValue: (op: string, label: string) => `для условия '${op}' по полю '${label}' нужно одно значение`,
+  nonEmptyList: (label: string) => `для условия 'in' по полю '${label}' нужен непустой список`,
+  number: (op: string, label: string) => `для условия '${op}' по полю '${label}' нужно число`,
+  date: (op: string, label: string) =>
+    `для условия '${op}' по полю '${label}' нужна дата (ГГГГ-ММ-ДД, можно со временем ЧЧ:мм)`,
+  boolean: (op: string, label: string) =>
+    `для условия '${op}' по полю '${label}' нужно да или нет (true / false)`,
+  badValue: (label: string) => `значение в условии по полю '${label}' не подходит к этому полю`,
+  badFilter: 'условие фильтра не подходит к типу поля',
+  badCursor: 'ссылка на следующую страницу списка устарела: откройте список заново',
+} as const;
 
 export const GetByIdParams = z.strictObject({ id: z.number().int(), read: z.boolean().optional() });
 export const HistoryParams = z.strictObject({ id: z.number().int().positive() });

@@ -3,7 +3,9 @@ import {
   describeIssues,
   EVENT_TYPES,
   isAdmin,
+  BASE_COLUMN_LABELS,
   GetByIdParams,
+  LIST_MESSAGES,
   HistoryParams,
   ListParams,
   MESSAGES,
@@ -30,6 +32,20 @@ import {
 } from './access';
 import type { Db } from './db';
 import { BusinessError } from './errors';
+import type { TitleKey } from './listIndexes';
+import {
+  catalogOf,
+  checkCondition,
+  countOf,
+  decodeCursor,
+  encodeCursor,
+  isFilterValueError,
+  pageOf,
+  type Catalog,
+  type ColumnKind,
+  type OrderKey,
+} from './listQuery';
+import { SORT_COLLATION } from './listIndexes';
 import type { Outbox } from './bus/outbox';
 import type { ProcedureContext, ProcedureRegistry } from './registry';
 
@@ -73,7 +89,7 @@ export type EntityDefinition = {
   /** Columns returned and filterable but never written through `_update` (e.g. a balance). */
   readonlyColumns?: readonly string[];
   /** Read-only columns computed by SQL over the row (titles of references, lists of links). Never user input. */
-  computed?: Record<string, string>;
+  computed?: Record<string, string | Computed>;
   /** Fields stored as jsonb (objects and lists of objects). */
   json?: readonly string[];
   /** Columns a given user may see, when not all (e.g. no API keys for clients); null: all. */
@@ -132,6 +148,10 @@ function isListSchema(schema: z.ZodType): boolean {
 
 type Fragment = { sql: string; bindings: readonly Knex.Value[] };
 
+/** A computed column: its SQL, what it holds, and for a reference's title the key the migrations keep (ADR 0004). */
+export type Computed = { sql: string; kind: ColumnKind; title?: TitleKey };
+const sqlOf = (c: string | Computed) => (typeof c === 'string' ? c : c.sql);
+
 /** The generic list / get / update / history of one entity, shared by every service. */
 export class EntityStore {
   readonly name: string;
@@ -187,50 +207,72 @@ export class EntityStore {
     return only ? this.columns.filter((c) => only.includes(c)) : this.columns;
   }
 
-  private ref(field: string, identity: Identity): Fragment {
-    // confidential columns neither: a filter on another owner's value would reveal it
-    if (!this.visible(identity).includes(field) || (this.confidential.includes(field) && !isAdmin(identity)))
-      throw new BusinessError(`поле '${field}' недоступно для фильтра и сортировки`);
-    const expr = this.def.computed?.[field];
-    return expr ? { sql: `(${expr})`, bindings: [] } : { sql: '??', bindings: [`${this.table}.${field}`] };
+  /** A field's label for messages: the contract's, else the base column's, else its name. */
+  labelOf(field: string): string {
+    const labels = this.def.contract.labels as Record<string, string>;
+    return labels[field] ?? BASE_COLUMN_LABELS[field] ?? field;
   }
 
-  private selection(db: Db, identity: Identity) {
+  /** A computed reference title the migrations keep as a column of the row (a title key), if this table has it. */
+  private storedTitle(field: string, catalog: Catalog | undefined): boolean {
+    const c = this.def.computed?.[field];
+    return typeof c === 'object' && Boolean(c.title) && Boolean(catalog?.tables.get(this.table)?.has(field));
+  }
+
+  private kindOf(field: string, catalog: Catalog): ColumnKind {
+    const c = this.def.computed?.[field];
+    if (c !== undefined && !this.storedTitle(field, catalog))
+      return typeof c === 'string' ? 'unknown' : c.kind;
+    return catalog.tables.get(this.table)?.get(field)?.kind ?? 'unknown';
+  }
+
+  private ref(field: string, identity: Identity, catalog?: Catalog): Fragment {
+    // confidential columns neither: a filter on another owner's value would reveal it
+    if (!this.visible(identity).includes(field) || (this.confidential.includes(field) && !isAdmin(identity)))
+      throw new BusinessError(LIST_MESSAGES.unavailableField(this.labelOf(field)));
+    const expr = this.def.computed?.[field];
+    return expr && !this.storedTitle(field, catalog)
+      ? { sql: `(${sqlOf(expr)})`, bindings: [] }
+      : { sql: '??', bindings: [`${this.table}.${field}`] };
+  }
+
+  private selection(db: Db, identity: Identity, catalog?: Catalog) {
     return this.visible(identity).map((c) => {
       const expr = this.def.computed?.[c];
-      return expr ? db.raw(`(${expr}) as ??`, [c]) : `${this.table}.${c}`;
+      return expr && !this.storedTitle(c, catalog)
+        ? db.raw(`(${sqlOf(expr)}) as ??`, [c])
+        : `${this.table}.${c}`;
     });
   }
 
-  private applyCondition(q: Knex.QueryBuilder, c: WhereCondition, identity: Identity) {
-    const { sql, bindings } = this.ref(c.field, identity);
-    const value = c.value;
-    const scalar = () => {
-      if (value === undefined || value === null || Array.isArray(value))
-        throw new BusinessError(`для условия '${c.op}' по полю '${c.field}' нужно одно значение`);
-      return value;
-    };
+  private applyCondition(q: Knex.QueryBuilder, c: WhereCondition, identity: Identity, catalog: Catalog) {
+    const { sql, bindings } = this.ref(c.field, identity, catalog);
+    const kind = this.kindOf(c.field, catalog);
+    checkCondition(c, kind, this.labelOf(c.field));
+    const value = c.value as Knex.Value;
     switch (c.op) {
       case 'in': {
-        if (!Array.isArray(value) || !value.length)
-          throw new BusinessError(`для условия 'in' по полю '${c.field}' нужен непустой список`);
-        return q.whereRaw(`${sql} in (${value.map(() => '?').join(',')})`, [...bindings, ...value]);
+        const list = c.value as (string | number)[];
+        return q.whereRaw(`${sql} in (${list.map(() => '?').join(',')})`, [...bindings, ...list]);
       }
-      case 'like':
-        return q.whereRaw(`${sql}::text ilike ?`, [...bindings, `%${escapeLike(String(scalar()))}%`]);
+      case 'like': {
+        // no cast on text: the trigram index answers ILIKE on the column itself
+        const target = kind === 'text' ? sql : `${sql}::text`;
+        return q.whereRaw(`${target} ilike ?`, [...bindings, `%${escapeLike(String(value))}%`]);
+      }
       case 'contains':
         return q.whereRaw(`exists (select 1 from unnest(${sql}) as element where element = ?)`, [
           ...bindings,
-          scalar(),
+          value,
         ]);
       case 'is_null':
         return q.whereRaw(`${sql} is null`, bindings);
       case 'not_null':
         return q.whereRaw(`${sql} is not null`, bindings);
       case '!=':
-        return q.whereRaw(`${sql} is distinct from ?`, [...bindings, scalar()]);
+        return q.whereRaw(`${sql} is distinct from ?`, [...bindings, value]);
       default:
-        return q.whereRaw(`${sql} ${c.op} ?`, [...bindings, scalar()]);
+        return q.whereRaw(`${sql} ${c.op} ?`, [...bindings, value]);
     }
   }
 
@@ -257,37 +299,97 @@ export class EntityStore {
     });
   }
 
+  /** Search over the contract's search fields: ILIKE on text (trigram-indexed), equality on numbers. */
+  private applySearch(q: Knex.QueryBuilder, search: string, catalog: Catalog) {
+    const fields = this.def.contract.searchFields as string[];
+    if (!fields.length) return;
+    const like = `%${escapeLike(search)}%`;
+    q.where((b) => {
+      b.whereRaw('false');
+      for (const f of fields) {
+        const kind = this.kindOf(f, catalog);
+        const column = `${this.table}.${f}`;
+        if (kind === 'text') b.orWhereRaw('?? ilike ?', [column, like]);
+        else if (kind === 'number') {
+          if (/^-?\d+(\.\d+)?$/.test(search)) b.orWhereRaw('?? = ?', [column, search]);
+        } else b.orWhereRaw('??::text ilike ?', [column, like]);
+      }
+    });
+  }
+
+  /** The sort of `order_by`: text in the sort collation (case-insensitive, the indexes' one), ties by id. */
+  private orderKey(orderBy: string, identity: Identity, catalog: Catalog): OrderKey {
+    const [field, direction] = orderBy.split(' ') as [string, string | undefined];
+    const dir = direction?.toLowerCase() === 'asc' ? 'asc' : 'desc';
+    const { sql, bindings } = this.ref(field, identity, catalog);
+    const text = this.kindOf(field, catalog) === 'text';
+    const computed = this.def.computed?.[field] !== undefined && !this.storedTitle(field, catalog);
+    const column = catalog.tables.get(this.table)?.get(field);
+    return {
+      name: `${field} ${dir}`,
+      sql: text && catalog.collation ? `${sql} collate ${SORT_COLLATION}` : sql,
+      bindings,
+      dir,
+      nullable: computed || (column?.nullable ?? true),
+      text,
+    };
+  }
+
+  /** The rows a list call reaches: scope, deleted, search, filters and the entity's extras; no order, no columns. */
+  private filtered(
+    db: Db,
+    identity: Identity,
+    params: ListParams & Record<string, unknown>,
+    catalog: Catalog,
+  ) {
+    const q = this.scoped(db, identity, this.readScope()).where(`${this.table}.deleted`, params.deleted);
+    const search = (params.search ?? params.search_text)?.trim();
+    if (search) this.applySearch(q, search, catalog);
+    const conditions = [...this.equalities(params), ...(params.where_param ?? [])];
+    if (params.where_raw !== undefined) conditions.push(...this.parseRaw(identity, params.where_raw));
+    for (const c of conditions) this.applyCondition(q, c, identity, catalog);
+    this.def.listExtras?.apply(q, params, identity);
+    return q;
+  }
+
+  /**
+   * A page of the list by seek paging (ADR 0004): `cursor` continues where the previous page ended;
+   * `page` (without a cursor) still skips rows for old callers. The count is exact up to a cap.
+   */
   async list(
     db: Db,
     identity: Identity,
     params: ListParams & Record<string, unknown>,
   ): Promise<ListResult<Row>> {
-    const q = this.scoped(db, identity, this.readScope()).where(`${this.table}.deleted`, params.deleted);
-    const search = (params.search ?? params.search_text)?.trim();
-    const searchFields = this.def.contract.searchFields as string[];
-    if (search && searchFields.length)
-      q.where((b) => {
-        for (const f of searchFields)
-          b.orWhereRaw('??::text ilike ?', [`${this.table}.${f}`, `%${escapeLike(search)}%`]);
-      });
-    const conditions = [...this.equalities(params), ...(params.where_param ?? [])];
-    if (params.where_raw !== undefined) conditions.push(...this.parseRaw(identity, params.where_raw));
-    for (const c of conditions) this.applyCondition(q, c, identity);
-    this.def.listExtras?.apply(q, params, identity);
-
-    const [field, direction] = params.order_by.split(' ') as [string, string | undefined];
-    const order = this.ref(field, identity);
-    const [{ total }] = (await q.clone().count({ total: '*' })) as [{ total: string | number }];
-    const items: Row[] = await q
-      .select(this.selection(db, identity))
-      .orderByRaw(
-        `${order.sql} ${direction?.toLowerCase() === 'asc' ? 'asc' : 'desc'} nulls last`,
-        order.bindings,
-      )
-      .orderBy(`${this.table}.id`, 'desc')
-      .limit(params.per_page)
-      .offset((params.page - 1) * params.per_page);
-    return { items, total: Number(total), page: params.page, per_page: params.per_page };
+    const catalog = await catalogOf(db);
+    const base = this.filtered(db, identity, params, catalog);
+    const order = this.orderKey(params.order_by, identity, catalog);
+    const cursor = params.cursor ? decodeCursor(params.cursor, order) : undefined;
+    try {
+      // later pages report the count of the first (their cursor carries it): a scroll counts once
+      const [page, count] = await Promise.all([
+        pageOf(db, base, {
+          table: this.table,
+          order,
+          selection: this.selection(db, identity, catalog),
+          perPage: params.per_page,
+          skip: cursor ? 0 : (params.page - 1) * params.per_page,
+          cursor,
+          collation: catalog.collation,
+        }),
+        cursor?.n ?? countOf(db, base),
+      ]);
+      return {
+        items: page.rows as Row[],
+        ...count,
+        page: params.page,
+        per_page: params.per_page,
+        next_cursor: page.next && encodeCursor({ o: order.name, ...page.next, n: count }),
+      };
+    } catch (error) {
+      if (isFilterValueError(error)) throw new BusinessError(LIST_MESSAGES.badFilter);
+      throw error;
+    }
   }
 
   async get(db: Db, identity: Identity, id: number): Promise<Row> {
@@ -505,13 +607,26 @@ export class EntityStore {
   }
 }
 
-/** A read-only column: the title of the row a reference column points to. */
-export const titleOf = (table: string, column: string, target: string, title = 'title') =>
-  `select t.${title} from ${target} t where t.id = ${table}.${column}`;
+/**
+ * A read-only column: the title of the row a reference column points to. The list migrations keep it
+ * as a column of the row (a title key, ADR 0004) so a sort by it walks an index.
+ */
+export const titleOf = (table: string, column: string, target: string, title = 'title'): Computed => ({
+  sql: `select t.${title} from ${target} t where t.id = ${table}.${column}`,
+  kind: 'text',
+  title: { column, target, title },
+});
 
 /** A read-only column: the ids of the live link rows pointing at this row. */
-export const linkedIds = (table: string, link: string, parentColumn: string, targetColumn: string) =>
-  `select coalesce(array_agg(l.${targetColumn} order by l.id), '{}') from ${link} l where l.${parentColumn} = ${table}.id and not l.deleted`;
+export const linkedIds = (
+  table: string,
+  link: string,
+  parentColumn: string,
+  targetColumn: string,
+): Computed => ({
+  sql: `select coalesce(array_agg(l.${targetColumn} order by l.id), '{}') from ${link} l where l.${parentColumn} = ${table}.id and not l.deleted`,
+  kind: 'numbers',
+});
 
 /** Registers `<entity>_list`, `_get_by_id`, `_update` and `_history` for one entity. */
 export function registerEntity(registry: ProcedureRegistry, def: EntityDefinition): EntityStore {

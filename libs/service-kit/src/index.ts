@@ -14,3 +14,4 @@ export * from './bus/outbox';
 export * from './bus/inbox';
 export * from './bus/replica';
 export * from './bus/bus';
+export * from './listIndexes';

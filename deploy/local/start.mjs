@@ -66,24 +66,21 @@ async function waitFor(url, what, timeoutMs = 90_000) {
   throw new Error(`${what} not ready after ${timeoutMs / 1000}s (${url})`);
 }
 
-/** Each remote from its own origin, with CORS (the shell fetches the manifest across origins). */
+/**
+ * Each remote from its own origin, with CORS (the shell fetches the manifest across origins), served
+ * as the gateway serves the shell: the build's .br/.gz by Accept-Encoding, hashed names cached a year.
+ */
 function serveRemotes() {
   const express = require(path.join(root, 'node_modules/express'));
+  const { serveBuiltFiles } = require(path.join(root, 'gateway/dist/src/static.js'));
   return Object.entries(REMOTE_DIRS).map(([name, dir]) => {
     const app = express();
+    app.disable('x-powered-by');
     app.use((_req, res, next) => {
       res.setHeader('Access-Control-Allow-Origin', '*');
       next();
     });
-    app.use(
-      express.static(path.join(root, dir, 'dist'), {
-        setHeaders: (res, file) =>
-          res.setHeader(
-            'cache-control',
-            /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
-          ),
-      }),
-    );
+    app.use(serveBuiltFiles(path.join(root, dir, 'dist')));
     return app.listen(PORTS[name], '127.0.0.1');
   });
 }

@@ -58,6 +58,7 @@ import { requestLog, type LoggedRequest } from './http/requestLog';
 import { registerUserProcedures, toCurrentUser } from './procedures/user';
 import { seedUsers } from './seed';
 import { SSE_TOPICS, SseHub } from './sse';
+import { serveBuiltFiles } from './static';
 
 type AuthedRequest = LoggedRequest & { session: ResolvedSession };
 
@@ -369,23 +370,8 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
 
   if (config.SHELL_DIST && existsSync(config.SHELL_DIST)) {
-    const dist = path.resolve(config.SHELL_DIST);
-    app.use(
-      express.static(dist, {
-        index: false,
-        // content-hashed chunks never change; everything else is revalidated
-        setHeaders: (res, file) =>
-          res.setHeader(
-            'cache-control',
-            /\.[0-9a-f]{8}\.(js|css)$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
-          ),
-      }),
-    );
-    app.get('/{*spa}', (req, res, next) => {
-      if (path.extname(req.path)) return next(); // a missing asset is a 404, not the page
-      res.setHeader('cache-control', 'no-cache');
-      res.sendFile(path.join(dist, 'index.html'));
-    });
+    // precompressed .br/.gz as the browser accepts, a year of cache for hashed names, the page for routes
+    app.use(serveBuiltFiles(path.resolve(config.SHELL_DIST), { spa: true }));
   }
 
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

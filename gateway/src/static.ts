@@ -75,7 +75,10 @@ async function sendBuiltFile(req: Request, res: Response, next: NextFunction, fi
   res.vary('Accept-Encoding');
   if (variant) res.setHeader('Content-Encoding', variant.encoding);
   res.sendFile(variant ? file + variant.ext : file, { cacheControl: false, dotfiles: 'allow' }, (err) => {
-    if (err && !res.headersSent) next(err);
+    if (!err || res.headersSent) return; // sent, or the browser went away mid-file
+    res.removeHeader('Content-Encoding');
+    // gone since it was looked up (a build running): a 404 like any missing file
+    next((err as { status?: number }).status === 404 ? undefined : err);
   });
 }
 
@@ -89,7 +92,8 @@ export function serveBuiltFiles(dist: string, options: BuiltFilesOptions = {}): 
       const file = fileInside(root, req.path);
       if (file && (await isFile(file))) return sendBuiltFile(req, res, next, file);
       // a missing asset is a 404, not the page
-      if (options.spa && !path.extname(req.path)) return sendBuiltFile(req, res, next, path.join(root, 'index.html'));
+      if (options.spa && !path.extname(req.path))
+        return sendBuiltFile(req, res, next, path.join(root, 'index.html'));
       next();
     })().catch(next);
   });

@@ -1,7 +1,9 @@
-// Builds the shell and the three remotes with webpack, two at a time (the machines have 2 cores).
+// Builds the shell and the three remotes with webpack, two at a time (the machines have 2 cores), and
+// prints the size of each remoteEntry.js built.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distSizes, printRemoteEntries } from './web-sizes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const apps = process.argv.slice(2).length
@@ -41,3 +43,4 @@ await Promise.all(
   }),
 );
 console.log(`[build-web] all built in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+printRemoteEntries(distSizes(apps));

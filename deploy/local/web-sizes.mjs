@@ -139,6 +139,7 @@ export async function measureInBrowser(baseUrl) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
     const assets = recordAssets(page);
     await page.goto(baseUrl, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: 'войти' }).waitFor();
@@ -170,7 +171,11 @@ function printBrowser(baseUrl, m) {
     console.log(
       `    ${new URL(e.url).host.padEnd(18)} remoteEntry.js  ${kb(e.wire).padStart(9)} as served (${e.encoding})  ${kb(e.gzip).padStart(9)} gzip   ${verdict(e.gzip, GOALS.remoteEntryGzip)}`,
     );
-  if (m.errors.length) console.log(`  console errors:\n    ${m.errors.join('\n    ')}`);
+  if (m.errors.length) console.log(`  errors in the page:\n    ${m.errors.join('\n    ')}`);
+  const largestEntry = Math.max(...m.remoteEntries.map((e) => e.gzip));
+  console.log(
+    `\n  summary: login page JS ${kb(loginJsServed)} as served (${kb(sum(loginJs, 'gzip'))} gzip, goal ≤ ${kb(GOALS.loginJsGzip)}), ${loginJs.length} files; largest remoteEntry ${kb(largestEntry)} gzip (goal ≤ ${kb(GOALS.remoteEntryGzip)}); cold admin session ${kb(sum(byKind(m.session, 'js'), 'wire') + sum(byKind(m.session, 'css'), 'wire'))} JS+CSS as served`,
+  );
 }
 
 /** A whole system with web on ports +22000 (its own database), for the browser part. */

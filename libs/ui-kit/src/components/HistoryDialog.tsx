@@ -1,17 +1,20 @@
 import { Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
-import { formatDisplayDate, formatDisplayDateTime } from '@caravan/contracts';
+import { formatDisplayDate, formatDisplayDateTime, formatNumber } from '@caravan/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDocumentHistoryQuery } from '../entityApi';
 import type { FieldDef } from '../fields';
 
-/** A value as the form shows it: an option's label, yes / no, a date as DD-MM-YYYY. */
+/** A value as the form shows it: an option's label, yes / no, a date as DD-MM-YYYY, a number the ru-RU way. */
 const shown = (value: unknown, field: FieldDef | undefined, t: TFunction) => {
   if (value === null || value === undefined || value === '') return '—';
   const option = field?.options?.find((o) => o.value === value);
   if (option) return t(`enums.${field!.name}.${option.value}`, { defaultValue: option.label });
   if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
   if (field?.kind === 'date' && typeof value === 'string') return formatDisplayDate(value);
+  if (field?.kind === 'datetime' && typeof value === 'string') return formatDisplayDateTime(value);
+  if (field?.kind === 'decimal' || field?.kind === 'integer')
+    return formatNumber(value as string | number, { maxDigits: 4 });
   if (typeof value === 'object') {
     const text = JSON.stringify(value);
     return text.length > 160 ? `${text.slice(0, 160)}…` : text;

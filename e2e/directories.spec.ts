@@ -146,6 +146,33 @@ test('the list sorts, filters, refuses a bad raw condition in words, and restore
   await expect(page.getByRole('cell', { name: 'Владивосток' })).toBeVisible();
 });
 
+test('back from an item restores the list: its search, sort and filter live in the URL; the sort button says which', async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  await page.goto('/city');
+  await expect(page.getByTestId('list-sort')).toHaveText('сортировка: сначала новые');
+  await page.getByPlaceholder('поиск').fill('а');
+  await page.getByTestId('list-sort').click();
+  await page.getByRole('menuitem', { name: 'название ↓' }).click();
+  await expect(page.getByTestId('list-sort')).toHaveText('сортировка: название ↓');
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'страна', exact: true }).click();
+  await choose(page, 'страна', 'Росс', 'Россия', page.getByTestId('filter-panel'));
+  await expect(page).toHaveURL(/q=/);
+  await expect(page.getByTestId('list-count')).toContainText('запис');
+  const rows = await page.getByTestId('document-row').allTextContents();
+  expect(rows.length).toBeGreaterThan(0);
+
+  await page.getByTestId('document-row').first().click();
+  await expect(page).toHaveURL(/\/city\/\d+/);
+  await page.goBack();
+  await expect(page.getByPlaceholder('поиск')).toHaveValue('а');
+  await expect(page.getByTestId('list-sort')).toHaveText('сортировка: название ↓');
+  await expect(page.getByTestId('filter-panel')).toContainText('страна');
+  await expect(page.getByTestId('document-row')).toHaveText(rows);
+});
+
 test('an operator sees only the operators folder, edits their operator, and a discount of 101 is refused', async ({
   page,
 }) => {

@@ -15,7 +15,7 @@ import {
 } from '@caravan/contracts';
 import { listIndexMigration } from '@caravan/service-kit';
 
-/** Sort and search indexes and reference title keys of every list of this service (ADR 0004). */
+/** Sort and search indexes and reference title keys of every list of this service (ADR 0005). */
 export const listIndexes = listIndexMigration('004_list_indexes', [
   { contract: country },
   { contract: currency },

@@ -148,7 +148,7 @@ function isListSchema(schema: z.ZodType): boolean {
 
 type Fragment = { sql: string; bindings: readonly Knex.Value[] };
 
-/** A computed column: its SQL, what it holds, and for a reference's title the key the migrations keep (ADR 0004). */
+/** A computed column: its SQL, what it holds, and for a reference's title the key the migrations keep (ADR 0005). */
 export type Computed = { sql: string; kind: ColumnKind; title?: TitleKey };
 const sqlOf = (c: string | Computed) => (typeof c === 'string' ? c : c.sql);
 
@@ -353,7 +353,7 @@ export class EntityStore {
   }
 
   /**
-   * A page of the list by seek paging (ADR 0004): `cursor` continues where the previous page ended;
+   * A page of the list by seek paging (ADR 0005): `cursor` continues where the previous page ended;
    * `page` (without a cursor) still skips rows for old callers. The count is exact up to a cap.
    */
   async list(
@@ -609,7 +609,7 @@ export class EntityStore {
 
 /**
  * A read-only column: the title of the row a reference column points to. The list migrations keep it
- * as a column of the row (a title key, ADR 0004) so a sort by it walks an index.
+ * as a column of the row (a title key, ADR 0005) so a sort by it walks an index.
  */
 export const titleOf = (table: string, column: string, target: string, title = 'title'): Computed => ({
   sql: `select t.${title} from ${target} t where t.id = ${table}.${column}`,

@@ -11,7 +11,7 @@ import type { Migration } from './db';
  */
 export const SORT_COLLATION = 'caravan_sort';
 
-/** A denormalised sort key: the title of the row `column` points to, kept by triggers (ADR 0004). */
+/** A denormalised sort key: the title of the row `column` points to, kept by triggers (ADR 0005). */
 export type TitleKey = { column: string; target: string; title?: string };
 
 /** What of one entity is indexed for its list. */

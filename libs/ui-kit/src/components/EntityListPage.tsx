@@ -11,10 +11,10 @@ import {
   Spinner,
   Switch,
 } from '@blueprintjs/core';
-import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES } from '@caravan/contracts';
+import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES, type ListResult } from '@caravan/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   useDocumentListQuery,
   useDocumentSaveMutation,
@@ -31,6 +31,8 @@ import {
   FilterPanel,
   filterConditions,
   filterableFields,
+  filtersFromUrl,
+  filtersToUrl,
   type ActiveFilter,
 } from './FilterPanel';
 
@@ -39,27 +41,38 @@ const CREATED_AT = { name: 'created_at', label: 'создан', kind: 'datetime'
 const cell = (row: EntityRow, c: ColumnDef, t: ReturnType<typeof useTranslation>['t']) =>
   c.render ? c.render(row, t) : String(row[c.key] ?? '');
 
-/** One page of rows: its own cached query, so scrolling adds pages without refetching earlier ones. */
+/** What one loaded page tells the list: where the next one starts, and the count (first page). */
+type Loaded = {
+  next: string | null;
+  count?: Pick<ListResult<unknown>, 'total' | 'total_exact' | 'total_estimate'>;
+};
+
+/** One page of rows: its own cached query (keyed by its cursor), so scrolling adds pages without refetching earlier ones. */
 function ListPage(props: {
   entity: string;
-  page: number;
+  index: number;
+  cursor: string | undefined;
   args: EntityListArgs;
   columns: ColumnDef[];
-  onLoaded(key: string, page: number, count: number, total: number): void;
+  onLoaded(key: string, index: number, loaded: Loaded): void;
   onOpen?(row: EntityRow): void;
   onRestore?(row: EntityRow): void;
 }) {
   const { t } = useTranslation();
   const { data, error } = useDocumentListQuery({
     entity: props.entity,
-    params: { ...props.args, page: props.page, per_page: LIST_PAGE_SIZE },
+    params: { ...props.args, per_page: LIST_PAGE_SIZE, ...(props.cursor ? { cursor: props.cursor } : {}) },
   });
-  const { onLoaded, page } = props;
+  const { onLoaded, index } = props;
   const key = JSON.stringify(props.args);
   useEffect(() => {
-    if (data) onLoaded(key, page, data.items.length, data.total);
-    else if (error) onLoaded(key, page, 0, -1);
-  }, [data, error, onLoaded, page, key]);
+    if (data)
+      onLoaded(key, index, {
+        next: data.next_cursor ?? null,
+        count: { total: data.total, total_exact: data.total_exact, total_estimate: data.total_estimate },
+      });
+    else if (error) onLoaded(key, index, { next: null });
+  }, [data, error, onLoaded, index, key]);
   if (error)
     return (
       <tr>
@@ -104,32 +117,53 @@ function ListPage(props: {
  * where box for admins), search, soft-delete toggle with restore, add button, 'ничего не найдено'.
  */
 export function EntityListPage({ view }: { view: EntityView }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const user = useCurrentUser();
-  const [search, setSearch] = useState('');
-  const [deleted, setDeleted] = useState(false);
-  const [order, setOrder] = useState(LIST_DEFAULT_ORDER);
-  const [filters, setFilters] = useState<ActiveFilter[]>([]);
-  const [raw, setRaw] = useState<{ open: boolean; text: string }>({ open: false, text: '' });
+  const filterFields = view.filters ?? [...filterableFields(view.fields), CREATED_AT];
+  // search, sort, filters and the deleted toggle live in the URL: Back from an item restores them
+  const [url, setUrl] = useSearchParams();
+  const order = url.get('sort') ?? LIST_DEFAULT_ORDER;
+  const deleted = url.get('deleted') === '1';
+  const filters = filtersFromUrl(url.get('filters'), filterFields);
+  const rawText = url.get('where') ?? '';
+  const update = useCallback(
+    (patch: Record<string, string | null>) =>
+      setUrl(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [k, v] of Object.entries(patch))
+            if (v === null || v === '') next.delete(k);
+            else next.set(k, v);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setUrl],
+  );
+  const [search, setSearch] = useState(url.get('q') ?? '');
+  const debouncedSearch = useDebounced(search, 300);
+  useEffect(() => {
+    if ((url.get('q') ?? '') !== debouncedSearch) update({ q: debouncedSearch });
+  }, [debouncedSearch, url, update]);
+  const setOrder = (value: string) => update({ sort: value === LIST_DEFAULT_ORDER ? null : value });
+  const setDeleted = (value: boolean) => update({ deleted: value ? '1' : null });
+  const setFilters = (list: ActiveFilter[]) => update({ filters: filtersToUrl(list) });
+  const [rawOpen, setRawOpen] = useState(rawText !== '');
   const [restoring, setRestoring] = useState<EntityRow | null>(null);
   const [save] = useDocumentSaveMutation();
-  const debouncedSearch = useDebounced(search, 300);
   const conditions = filterConditions(filters);
   const args: EntityListArgs = {
     deleted,
     order_by: order,
     ...(debouncedSearch ? { search: debouncedSearch } : {}),
     ...(conditions.length ? { where_param: conditions } : {}),
-    ...(raw.text ? { where_raw: raw.text } : {}),
+    ...(rawText ? { where_raw: rawText } : {}),
   };
   const argsKey = JSON.stringify(args);
-  // Pages shown and pages loaded belong to one set of arguments: a new search starts again at page 1.
+  // Pages shown and loaded belong to one set of arguments: a new search starts again at the first page.
   const [shown, setShown] = useState({ key: argsKey, pages: 1 });
-  const [loadedState, setLoadedState] = useState<{
-    key: string;
-    pages: Record<number, { count: number; total: number }>;
-  }>({
+  const [loadedState, setLoadedState] = useState<{ key: string; pages: Record<number, Loaded> }>({
     key: argsKey,
     pages: {},
   });
@@ -137,8 +171,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const loaded = loadedState.key === argsKey ? loadedState.pages : {};
   const sentinel = useRef<HTMLDivElement>(null);
 
-  const last = loaded[pages];
-  const hasMore = last !== undefined && last.count === LIST_PAGE_SIZE && pages * LIST_PAGE_SIZE < last.total;
+  const hasMore = Boolean(loaded[pages - 1]?.next);
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasMore) return;
@@ -150,20 +183,33 @@ export function EntityListPage({ view }: { view: EntityView }) {
   }, [hasMore, argsKey, pages]);
 
   const onLoaded = useCallback(
-    (key: string, page: number, count: number, total: number) =>
+    (key: string, index: number, page: Loaded) =>
       setLoadedState((l) => {
         const current = l.key === key ? l.pages : {};
-        if (current[page]?.count === count && current[page]?.total === total && l.key === key) return l;
-        return { key, pages: { ...current, [page]: { count, total } } };
+        if (l.key === key && JSON.stringify(current[index]) === JSON.stringify(page)) return l;
+        return { key, pages: { ...current, [index]: page } };
       }),
     [],
   );
-  const empty = loaded[1]?.total === 0;
+  const count = loaded[0]?.count;
+  const empty = count?.total === 0;
   const canCreate = view.canCreate?.(user) ?? true;
   const sortable = view.columns.filter((c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key));
-  const filterFields = view.filters ?? [...filterableFields(view.fields), CREATED_AT];
   const [sortField, sortDir] = order.split(' ');
   const label = (key: string, fallback: string) => t(`fields.${key}`, { defaultValue: fallback });
+  const sortColumn = sortable.find((c) => c.key === sortField);
+  const sortText =
+    order === LIST_DEFAULT_ORDER || !sortColumn
+      ? t('list.newestFirst')
+      : `${label(sortColumn.key, sortColumn.label)} ${sortDir === 'asc' ? '↑' : '↓'}`;
+  const number = (n: number) => new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ru-RU').format(n);
+  const countText = !count
+    ? ''
+    : count.total_exact
+      ? t('list.count', { count: count.total, n: number(count.total) })
+      : count.total_estimate
+        ? t('list.countAbout', { n: number(count.total_estimate) })
+        : t('list.countMore', { n: number(count.total - 1) });
 
   const restore = async (row: EntityRow) => {
     setRestoring(null);
@@ -179,6 +225,9 @@ export function EntityListPage({ view }: { view: EntityView }) {
     <Card className="caravan-document-list">
       <div className="caravan-list-toolbar">
         <h2 className="bp6-heading">{t(view.title)}</h2>
+        <span className="bp6-text-muted" data-testid="list-count">
+          {countText}
+        </span>
         <InputGroup
           leftIcon="search"
           placeholder={t('common.search')}
@@ -210,12 +259,17 @@ export function EntityListPage({ view }: { view: EntityView }) {
             </Menu>
           }
         >
-          <Button icon="sort" text={t('list.sort')} endIcon="caret-down" />
+          <Button
+            icon="sort"
+            text={`${t('list.sort')}: ${sortText}`}
+            endIcon="caret-down"
+            data-testid="list-sort"
+          />
         </PopoverNext>
         <FilterMenu
           fields={filterFields}
-          onAdd={(f) => setFilters((list) => [...list, f])}
-          onRaw={userIsAdmin(user) ? () => setRaw((r) => ({ ...r, open: true })) : undefined}
+          onAdd={(f) => setFilters([...filters, f])}
+          onRaw={userIsAdmin(user) ? () => setRawOpen(true) : undefined}
         />
         <Switch
           label={t('common.deleted')}
@@ -229,7 +283,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
       <FilterPanel
         filters={filters}
         onChange={setFilters}
-        raw={raw.open ? { value: raw.text, onApply: (text) => setRaw({ open: true, text }) } : undefined}
+        raw={rawOpen ? { value: rawText, onApply: (text) => update({ where: text }) } : undefined}
       />
       {empty ? (
         <NonIdealState icon="search" title={t('common.nothingFound')} />
@@ -246,9 +300,10 @@ export function EntityListPage({ view }: { view: EntityView }) {
           <tbody>
             {Array.from({ length: pages }, (_, i) => (
               <ListPage
-                key={`${i + 1}-${argsKey}`}
+                key={`${i}-${argsKey}`}
                 entity={view.entity}
-                page={i + 1}
+                index={i}
+                cursor={i === 0 ? undefined : (loaded[i - 1]?.next ?? undefined)}
                 args={args}
                 columns={view.columns}
                 onLoaded={onLoaded}
@@ -263,7 +318,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
           </tbody>
         </HTMLTable>
       )}
-      {loaded[pages] === undefined && !empty && <Spinner size={20} className="caravan-list-spinner" />}
+      {loaded[pages - 1] === undefined && !empty && <Spinner size={20} className="caravan-list-spinner" />}
       <div ref={sentinel} style={{ height: 1 }} />
       <ConfirmDialog
         isOpen={restoring !== null}

@@ -38,6 +38,29 @@ export const filterConditions = (filters: ActiveFilter[]): WhereCondition[] =>
     .filter((f) => !isEmpty(f.value) || (f.field.kind === 'checkbox' && f.value === false))
     .map((f) => ({ field: f.field.name, op: f.op, value: f.value as WhereCondition['value'] }));
 
+/** Filters as the list keeps them in its URL: `[[field, op, value], …]` (Back from an item restores them). */
+export const filtersToUrl = (filters: ActiveFilter[]): string | null =>
+  filters.length ? JSON.stringify(filters.map((f) => [f.field.name, f.op, f.value ?? null])) : null;
+
+/** The URL's filters over the fields offered; anything unknown or malformed is dropped, never an error. */
+export function filtersFromUrl(text: string | null, fields: FieldDef[]): ActiveFilter[] {
+  if (!text) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((entry): ActiveFilter[] => {
+    if (!Array.isArray(entry) || entry.length !== 3) return [];
+    const [name, op, value] = entry as [unknown, unknown, unknown];
+    const field = fields.find((f) => f.name === name);
+    if (!field || typeof op !== 'string') return [];
+    return [{ field: { ...field, required: false }, op: op as WhereCondition['op'], value }];
+  });
+}
+
 /** The filter menu: pick a field to filter by. */
 export function FilterMenu(props: { fields: FieldDef[]; onAdd(filter: ActiveFilter): void; onRaw?(): void }) {
   const { t } = useTranslation();

@@ -56,6 +56,7 @@ test('a number field refuses words and exponents, says why, and keeps the stored
       toastSaying(page, "неверное значение поля 'курс ЦБ, ¥': ожидается число").last(),
     ).toBeVisible();
   }
+  await page.screenshot({ path: test.info().outputPath('number-refused.png') });
   await page.reload();
   await expect(cbr).toHaveValue(rate.cbr_rate_cny.replace('.', ','));
   expect((await callAsPage(page, 'exchange_rate_get_by_id', { id: rate.id })).result.cbr_rate_cny).toBe(

@@ -21,10 +21,11 @@ beforeAll(async () => {
   const dist = path.join(dir, 'dist');
   mkdirSync(dist);
   writeFileSync(path.join(dir, 'secret.txt'), 'outside the build');
-  for (const [name, text] of [
+  const assets: [string, string][] = [
     ['main.js', MAIN_JS],
     ['4337.2582b05a.js', CHUNK_JS],
-  ]) {
+  ];
+  for (const [name, text] of assets) {
     writeFileSync(path.join(dist, name), text);
     writeFileSync(path.join(dist, `${name}.br`), brotliCompressSync(text));
     writeFileSync(path.join(dist, `${name}.gz`), gzipSync(text));

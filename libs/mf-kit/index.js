@@ -1,6 +1,6 @@
 // One place for the Module Federation setup of the shell and every remote: the shared singletons
 // and the webpack config they all build with. The shell provides the singletons and the federation
-// runtime at run time (host.js); remotes consume them (docs/adr/0004-front-end-weight.md).
+// runtime at run time (host.js); remotes consume them (docs/adr/0006-front-end-weight.md).
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import {
   AUTH_HEADER,
@@ -26,6 +28,7 @@ import {
   createDb,
   createKafka,
   createLogger,
+  isTransientDbError,
   kafkaBrokers,
   migrate,
   Outbox,
@@ -54,6 +57,7 @@ import { hashToken, Sessions } from './domain/sessions';
 import { applyIdentityEvent, GatewayBus } from './events';
 import { readJson, Refusal } from './http/body';
 import { ServiceProxy } from './http/proxy';
+import { sendJson } from './http/reply';
 import { requestLog, type LoggedRequest } from './http/requestLog';
 import { registerUserProcedures, toCurrentUser } from './procedures/user';
 import { seedUsers } from './seed';
@@ -299,36 +303,37 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
 
   const CallBody = z.object({ method: z.string().min(1).max(100), params: z.unknown().optional() });
-  app.post('/api/call_pg_func', authenticate(true), async (req, res) => {
-    const r = req as AuthedRequest;
+  /**
+   * `call_pg_func`, the hot path, on plain Node objects ahead of every Express middleware: the cached
+   * session, the body read once, the signed identity added, the service's reply streamed back.
+   */
+  const handleCall = async (req: IncomingMessage, res: ServerResponse) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && given.length <= 100 ? given : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const reply = (status: number, body: unknown) => sendJson(req, res, status, body);
+    const token = req.headers[AUTH_HEADER];
+    if (typeof token !== 'string' || !token) return reply(401, fail(MESSAGES.notAuthenticated));
+    const session = await cache.resolve(token);
+    if (!session) return reply(401, fail(MESSAGES.sessionExpired));
     const { raw, value } = await readJson(req, CALL_BODY);
     const body = CallBody.safeParse(value);
-    if (!body.success) {
-      res.json(fail(MESSAGES.invalidParams));
-      return;
-    }
+    if (!body.success) return reply(200, fail(MESSAGES.invalidParams));
     // Users who are not working may only ask who they are (the shell then shows their page).
-    const { session } = r;
-    if (session.user.state !== 'working' && body.data.method !== 'user_current') {
-      refuseNotWorking(res, session.user.state);
-      return;
-    }
+    if (session.user.state !== 'working' && body.data.method !== 'user_current')
+      return reply(403, fail(session.user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
     const owner = ownerOfMethod(body.data.method);
-    if (!owner) {
-      res.json(fail(MESSAGES.unknownMethod(body.data.method)));
-      return;
-    }
+    if (!owner) return reply(200, fail(MESSAGES.unknownMethod(body.data.method)));
     if (owner === 'gateway') {
-      const ctx = { identity: session.identity, db, log: r.log, requestId: r.id, outbox };
-      const { status, reply } = await registry.call(ctx, body.data.method, body.data.params);
+      const ctx = { identity: session.identity, db, log: log.child({ reqId: requestId }), requestId, outbox };
+      const { status, reply: result } = await registry.call(ctx, body.data.method, body.data.params);
       if (outbox.takeWritten()) {
         // a user or a link changed here: this instance forgets at once, the others on the event
         cache.clear();
         void hub.revalidate(() => true);
         bus.kick();
       }
-      res.status(status).json(reply);
-      return;
+      return reply(status, result);
     }
     proxy.forward(
       {
@@ -336,13 +341,20 @@ export async function startGateway(env?: Record<string, string | undefined>) {
         method: 'POST',
         path: '/rpc',
         identityToken: session.signed,
-        requestId: r.id,
-        headers: req.headers,
+        requestId,
+        caller: req,
         body: raw,
       },
       res,
     );
-  });
+  };
+  const answerFailedCall = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    if (res.headersSent) return res.destroy();
+    if (err instanceof Refusal) return sendJson(req, res, err.status, fail(err.message));
+    if (isTransientDbError(err)) return sendJson(req, res, 503, fail(MESSAGES.serviceUnavailable));
+    log.error({ err }, 'call failed');
+    sendJson(req, res, 500, fail(MESSAGES.somethingWentWrong));
+  };
 
   // The spec's HTTP calls, routed by the same table; the path reaches the service unchanged.
   for (const [route, owner] of Object.entries(HTTP_OWNERS)) {
@@ -358,7 +370,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
           path: req.originalUrl,
           identityToken: isPublic ? undefined : r.session.signed,
           requestId: r.id,
-          headers: req.headers,
+          caller: req,
           body: req.method === 'GET' || req.method === 'HEAD' ? null : req,
         },
         res,
@@ -380,7 +392,16 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
   app.use(jsonErrorHandler);
 
-  const http = await listen(app, config.HOST, config.PORT, log);
+  const http = await listen(
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'POST' && req.url === '/api/call_pg_func')
+        handleCall(req, res).catch((err) => answerFailedCall(req, res, err));
+      else void app(req, res);
+    },
+    config.HOST,
+    config.PORT,
+    log,
+  );
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -1,14 +1,14 @@
 import {
   Agent,
   request,
-  type IncomingHttpHeaders,
+  type ServerResponse,
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type { Readable } from 'node:stream';
 import { fail, IDENTITY_HEADER, MESSAGES } from '@caravan/contracts';
 import type { Logger } from '@caravan/service-kit';
-import type { Response } from 'express';
+import { pipeReply, sendJson } from './reply';
 
 /**
  * The request headers a service gets from a caller: only these, so a caller's identity header,
@@ -33,8 +33,8 @@ export type Upstream = {
   path: string;
   identityToken: string | undefined;
   requestId: string;
-  /** The caller's headers, filtered by the whitelist. */
-  headers: IncomingHttpHeaders;
+  /** The caller's request: its headers are filtered by the whitelist. */
+  caller: IncomingMessage;
   /** The whole body already read (call_pg_func), or the caller's stream (uploads, downloads). */
   body: Buffer | Readable | null;
 };
@@ -54,17 +54,17 @@ export class ServiceProxy {
     private readonly timeoutMs = 120_000,
   ) {}
 
-  forward(upstream: Upstream, res: Response): void {
+  forward(upstream: Upstream, res: ServerResponse): void {
     const headers: OutgoingHttpHeaders = { 'x-request-id': upstream.requestId };
     for (const name of FORWARDED_REQUEST_HEADERS) {
-      const value = upstream.headers[name];
+      const value = upstream.caller.headers[name];
       if (value !== undefined) headers[name] = value;
     }
     if (upstream.identityToken) headers[IDENTITY_HEADER] = upstream.identityToken;
     const body = upstream.body;
     if (Buffer.isBuffer(body)) headers['content-length'] = body.length;
     else if (body) {
-      const { 'content-length': length, 'content-encoding': encoding } = upstream.headers;
+      const { 'content-length': length, 'content-encoding': encoding } = upstream.caller.headers;
       if (length !== undefined) headers['content-length'] = length;
       else headers['transfer-encoding'] = 'chunked';
       if (encoding) headers['content-encoding'] = encoding;
@@ -82,7 +82,7 @@ export class ServiceProxy {
         agent: this.agent,
         timeout: this.timeoutMs,
       },
-      (reply: IncomingMessage) => this.relay(reply, res),
+      (reply: IncomingMessage) => this.relay(upstream.caller, reply, res),
     );
     outgoing.on('finish', () => (sent = true));
     outgoing.on('timeout', () => outgoing.destroy(new Error('service timed out')));
@@ -94,7 +94,12 @@ export class ServiceProxy {
         'service call failed',
       );
       if (!res.headersSent)
-        res.status(503).json(fail(reached ? MESSAGES.serviceNoAnswer : MESSAGES.serviceUnavailable));
+        sendJson(
+          upstream.caller,
+          res,
+          503,
+          fail(reached ? MESSAGES.serviceNoAnswer : MESSAGES.serviceUnavailable),
+        );
       else res.destroy();
     });
     res.on('close', () => {
@@ -106,12 +111,12 @@ export class ServiceProxy {
     else outgoing.end();
   }
 
-  private relay(reply: IncomingMessage, res: Response) {
-    res.status(reply.statusCode ?? 502);
+  private relay(caller: IncomingMessage, reply: IncomingMessage, res: ServerResponse) {
+    res.statusCode = reply.statusCode ?? 502;
     for (const [name, value] of Object.entries(reply.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
-    reply.pipe(res);
     reply.on('error', () => res.destroy());
+    pipeReply(caller, reply, res);
   }
 
   close() {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fail, MESSAGES } from '@caravan/contracts';
 import type { Express, NextFunction, Request, Response } from 'express';
@@ -21,10 +21,18 @@ export function jsonErrorHandler(
 
 export type Listening = { server: Server; url: string; close(): Promise<void> };
 
-/** Listens; `close()` stops accepting, ends idle keep-alive sockets and resolves when the server is closed. */
-export async function listen(app: Express, host: string, port: number, log: Logger): Promise<Listening> {
+/**
+ * Listens with an Express app, or any request listener (the gateway puts its hot path ahead of
+ * Express); `close()` stops accepting, ends idle keep-alive sockets and resolves when the server is closed.
+ */
+export async function listen(
+  app: Express | RequestListener,
+  host: string,
+  port: number,
+  log: Logger,
+): Promise<Listening> {
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(port, host, () => resolve(s));
+    const s = createServer(app as RequestListener).listen(port, host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;

@@ -52,6 +52,7 @@ export class GatewayBus {
   private producer: Producer | null = null;
   relay: OutboxRelay | null = null;
   private stopped = false;
+  private onStop: (() => void) | null = null;
   private starting: Promise<void> | null = null;
   ready = false;
 
@@ -81,6 +82,7 @@ export class GatewayBus {
     for (let attempt = 0; !this.stopped; attempt++) {
       try {
         await this.connect();
+        if (this.stopped) return;
         this.ready = true;
         this.log.info('gateway bus ready');
         return;
@@ -104,10 +106,14 @@ export class GatewayBus {
     const consumer = this.kafka.consumer({
       groupId: `${this.topicPrefix}gateway-${randomUUID()}`,
       maxWaitTimeInMs: 100,
+      retry: { restartOnFailure: async () => !this.stopped },
     });
     this.consumer = consumer;
     await consumer.connect();
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    const joined = new Promise<void>((resolve) => {
+      consumer.on(consumer.events.GROUP_JOIN, () => resolve());
+      this.onStop = resolve; // a stop while joining ends the wait
+    });
     const identityTopic = prefixedTopic(this.topicPrefix, IDENTITY_TOPIC);
     for (const topic of [...this.sseTopics, IDENTITY_TOPIC])
       await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
@@ -142,6 +148,7 @@ export class GatewayBus {
 
   async stop() {
     this.stopped = true;
+    this.onStop?.();
     await this.starting?.catch(() => {});
     await this.disconnect();
   }

@@ -41,7 +41,7 @@ export class SseHub {
   private readonly clients = new Set<SseClient>();
   private readonly timers: NodeJS.Timeout[] = [];
   /** The newest event seen per entity row: an older one arriving late (another relay, a redelivery) is dropped. */
-  private readonly newest = new Map<string, string>();
+  private readonly newest = new Map<string, number>();
   delivered = 0;
 
   constructor(
@@ -115,14 +115,18 @@ export class SseHub {
     }
   }
 
-  /** Is this change older than one already sent for the same row (by the row's updated_at, then the event time)? */
+  /**
+   * Is this change older than one already sent for the same row? Events carry their producer's per-key
+   * `seq` (docs/events.md): a later change of a row always has a larger one. Two relays or a redelivery
+   * can hand them over out of order; the stale one is dropped, never shown over the newer state.
+   */
   private isStale(change: EntityChanged, envelope: EventEnvelope): boolean {
-    const key = `${change.entity}:${change.id}`;
-    const version = `${String(change.row.updated_at ?? '')}|${envelope.occurred_at}`;
+    if (envelope.seq === undefined) return false;
+    const key = `${envelope.source}:${change.entity}:${change.id}`;
     const seen = this.newest.get(key);
-    if (seen !== undefined && seen > version) return true;
+    if (seen !== undefined && seen >= envelope.seq) return true;
     if (this.newest.size > 100_000) this.newest.clear();
-    this.newest.set(key, version);
+    this.newest.set(key, envelope.seq);
     return false;
   }
 

@@ -15,6 +15,9 @@ export type Subscription = { name: string; topics: readonly string[]; handler: E
  */
 export class InboxConsumer {
   private consumer: Consumer | null = null;
+  private stopped = false;
+  /** Ends a start() still waiting for its group join. */
+  private onStop: (() => void) | null = null;
   handled = 0;
   duplicates = 0;
 
@@ -29,15 +32,21 @@ export class InboxConsumer {
 
   /** Connects, subscribes and waits for the group join; on failure leaves nothing connected (the bus retries). */
   async start(): Promise<void> {
+    this.stopped = false;
     const consumer = this.kafka.consumer({
       groupId: this.groupId,
       maxWaitTimeInMs: 100,
       allowAutoTopicCreation: false,
+      // a consumer stopped while it was still joining must not restart itself after the stop
+      retry: { restartOnFailure: async () => !this.stopped },
     });
     this.consumer = consumer;
     try {
       await consumer.connect();
-      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      const joined = new Promise<void>((resolve) => {
+        consumer.on(consumer.events.GROUP_JOIN, () => resolve());
+        this.onStop = resolve;
+      });
       for (const topic of this.subscription.topics)
         await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: true });
       await consumer.run({
@@ -77,6 +86,8 @@ export class InboxConsumer {
   }
 
   async stop() {
+    this.stopped = true;
+    this.onStop?.();
     await this.consumer?.disconnect();
     this.consumer = null;
   }

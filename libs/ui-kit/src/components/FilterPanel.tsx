@@ -2,7 +2,7 @@ import { Button, Card, HTMLSelect, Menu, MenuItem, PopoverNext, Switch, TextArea
 import type { WhereCondition } from '@caravan/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isEmpty, type FieldDef } from '../fields';
+import { isEmpty, kindError, type FieldDef } from '../fields';
 import { FieldInput } from './FieldInput';
 
 const COMPARABLE = new Set(['integer', 'decimal', 'date', 'datetime']);
@@ -36,6 +36,8 @@ const defaultOp = (f: FieldDef): WhereCondition['op'] => {
 export const filterConditions = (filters: ActiveFilter[]): WhereCondition[] =>
   filters
     .filter((f) => !isEmpty(f.value) || (f.field.kind === 'checkbox' && f.value === false))
+    // a value the input shows red (a word in a number filter) is not applied until it is one
+    .filter((f) => isEmpty(f.value) || kindError(f.field, f.value) === null)
     .map((f) => ({ field: f.field.name, op: f.op, value: f.value as WhereCondition['value'] }));
 
 /** Filters as the list keeps them in its URL: `[[field, op, value], …]` (Back from an item restores them). */

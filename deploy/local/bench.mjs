@@ -110,9 +110,7 @@ async function gatewayVersusDirect(token) {
   const kit = require(path.join(root, 'libs/service-kit/dist/index.js'));
   const { IDENTITY_HEADER } = require(path.join(root, 'libs/contracts/dist/index.js'));
   const body = JSON.stringify({ method: 'country_get_by_id', params: { id: 1 } });
-  const me = await (
-    await fetch(`${base}/api/user_current`, { headers: { 'auth-token': token } })
-  ).json();
+  const me = await (await fetch(`${base}/api/user_current`, { headers: { 'auth-token': token } })).json();
   // the identity the gateway would sign for the admin: the service does the same work either way
   const identity = {
     user_id: me.result.id,
@@ -185,7 +183,8 @@ async function sseLatency(token) {
     const t = performance.now();
     await call('wallet_update', { id: wallet.id, title: `bench ${i}` });
     let text = '';
-    while (!text.includes(`bench ${i}"`)) text += decoder.decode((await reader.read()).value, { stream: true });
+    while (!text.includes(`bench ${i}"`))
+      text += decoder.decode((await reader.read()).value, { stream: true });
     samples.push(performance.now() - t);
   }
   controller.abort();

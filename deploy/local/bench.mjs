@@ -5,12 +5,13 @@
 //   3. lists at 10k and 1M rows at the service (bench/lists.mjs)
 //   4. front-end weight: initial JS of the login page, each remoteEntry (bench/web.mjs)
 // BENCH_ONLY=gateway,sse,lists,web runs a part of it.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as infra from './infra.mjs';
+import { startSystemProcess } from './system.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -60,35 +61,15 @@ function wrk(url, headers, body, seconds = DURATION_S) {
   return { p50: ms('50'), p99: ms('99'), rps };
 }
 
-async function until(check, ms = 300_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error('timed out');
-}
-
 async function benchSystem() {
-  const kafkaWasRunning =
-    Boolean(process.env.KAFKA_BROKERS) ||
-    spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
-  const system = spawn(process.execPath, [path.join(root, 'deploy/local/start.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      CARAVAN_PORT_OFFSET: String(offset),
-      CARAVAN_DATABASE: 'caravan_bench',
-      CARAVAN_FRESH_DB: '1',
-      CARAVAN_NO_WEB: '1',
-      KAFKA_TOPIC_PREFIX: `bench-${Date.now()}-`,
-      ...(kafkaWasRunning ? { CARAVAN_KEEP_KAFKA: '1' } : {}),
-      LOG_LEVEL: 'error',
-    },
+  const system = await startSystemProcess({
+    offset,
+    database: 'caravan_bench',
+    prefix: 'bench',
+    web: false,
+    readyPath: '/api/readyz',
   });
   try {
-    await until(async () => (await fetch(`${base}/api/readyz`)).ok);
     const login = await (
       await fetch(`${base}/api/login`, {
         method: 'POST',
@@ -100,8 +81,7 @@ async function benchSystem() {
     if (only.includes('gateway')) await gatewayVersusDirect(token);
     if (only.includes('sse')) await sseLatency(token);
   } finally {
-    system.kill('SIGTERM');
-    await new Promise((r) => system.once('exit', r));
+    await system.stop();
   }
 }
 

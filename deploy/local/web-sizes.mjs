@@ -5,7 +5,7 @@
 // The browser part runs against WEB_SIZES_URL (a running `npm start`, e.g. http://127.0.0.1:33080) or,
 // without it, starts its own system on ports +22000 with its own database and stops it after.
 //   node deploy/local/web-sizes.mjs [--static]   (--static: the dist folders only, no browser)
-import { spawn, spawnSync } from 'node:child_process';
+import { startSystemProcess } from './system.mjs';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -179,45 +179,12 @@ function printBrowser(baseUrl, m) {
 }
 
 /** A whole system with web on ports +22000 (its own database), for the browser part. */
-async function startSystem() {
-  const offset = Number(process.env.WEB_SIZES_PORT_OFFSET ?? 22000);
-  const baseUrl = `http://127.0.0.1:${8080 + offset}`;
-  const kafkaWasRunning =
-    Boolean(process.env.KAFKA_BROKERS) ||
-    spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
-  const system = spawn(process.execPath, [path.join(root, 'deploy/local/start.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      CARAVAN_PORT_OFFSET: String(offset),
-      CARAVAN_DATABASE: process.env.WEB_SIZES_DATABASE ?? 'caravan_websizes',
-      CARAVAN_FRESH_DB: '1',
-      KAFKA_TOPIC_PREFIX: `websizes-${Date.now()}-`,
-      ...(kafkaWasRunning ? { CARAVAN_KEEP_KAFKA: '1' } : {}),
-      LOG_LEVEL: 'error',
-    },
+const startSystem = () =>
+  startSystemProcess({
+    offset: Number(process.env.WEB_SIZES_PORT_OFFSET ?? 22000),
+    database: process.env.WEB_SIZES_DATABASE ?? 'caravan_websizes',
+    prefix: 'websizes',
   });
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    if (system.exitCode !== null) throw new Error('the system exited before it was ready');
-    if (
-      await fetch(`${baseUrl}/api/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error('the system was not ready after 10 minutes');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const stop = async () => {
-    if (system.exitCode !== null) return;
-    system.kill('SIGTERM');
-    await new Promise((r) => system.once('exit', r));
-  };
-  return { baseUrl, stop };
-}
 
 /** The whole report; returns the figures (the bench prints them too). */
 export async function webSizes({ browser = true } = {}) {

@@ -93,7 +93,9 @@ async function measure(params) {
 async function cursorAt(db, orderBy, sql, position) {
   const { rows } = await db.query(`${sql} offset $1 limit 1`, [position]);
   const row = rows[0];
-  return Buffer.from(JSON.stringify({ o: orderBy, k: row.k, i: Number(row.id) })).toString('base64url');
+  // the count a first page would have carried on (more than the cap: the list shows it as estimated)
+  const n = { total: 1001, total_exact: false };
+  return Buffer.from(JSON.stringify({ o: orderBy, k: row.k, i: Number(row.id), n })).toString('base64url');
 }
 
 const SYLLABLES = [

@@ -1,0 +1,52 @@
+// The whole system as `npm start` starts it, in a child process on shifted ports with its own fresh
+// database and topic prefix: for the bench and the web size report.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { root } from './infra.mjs';
+
+/** Starts it; resolves when `readyPath` answers, with its base URL and a stop function. */
+export async function startSystemProcess({
+  offset,
+  database,
+  prefix,
+  web = true,
+  readyPath = '/api/healthz',
+}) {
+  const baseUrl = `http://127.0.0.1:${8080 + offset}`;
+  const kafkaWasRunning =
+    Boolean(process.env.KAFKA_BROKERS) ||
+    spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
+  const system = spawn(process.execPath, [path.join(root, 'deploy/local/start.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      CARAVAN_PORT_OFFSET: String(offset),
+      CARAVAN_DATABASE: database,
+      CARAVAN_FRESH_DB: '1',
+      KAFKA_TOPIC_PREFIX: `${prefix}-${Date.now()}-`,
+      ...(web ? {} : { CARAVAN_NO_WEB: '1' }),
+      ...(kafkaWasRunning ? { CARAVAN_KEEP_KAFKA: '1' } : {}),
+      LOG_LEVEL: 'error',
+    },
+  });
+  const stop = async () => {
+    if (system.exitCode !== null) return;
+    system.kill('SIGTERM');
+    await new Promise((r) => system.once('exit', r));
+  };
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    if (system.exitCode !== null) throw new Error('the system exited before it was ready');
+    const ready = await fetch(`${baseUrl}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { baseUrl, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error('the system was not ready after 10 minutes');
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

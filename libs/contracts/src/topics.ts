@@ -21,7 +21,7 @@ const PUBLISHED_ENTITIES = {
     'extra_service',
   ],
   payments: ['wallet', 'exchange_rate', 'legal_entity', 'bank_account'],
-  orders: ['client'],
+  orders: ['client', 'client_order', 'client_order_position'],
 } as const satisfies Record<ServiceName, readonly string[]>;
 
 type Published = { [S in ServiceName]: (typeof PUBLISHED_ENTITIES)[S][number] }[ServiceName];

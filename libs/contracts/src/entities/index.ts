@@ -14,3 +14,5 @@ export * from './wallet';
 export * from './user';
 export * from './lookups';
 export * from './upload';
+export * from './orderStages';
+export * from './order';

@@ -1,0 +1,268 @@
+import {
+  appendReceiveRecord,
+  buyoutWaitingProblems,
+  checkedProblems,
+  clientOrder,
+  clientOrderPosition,
+  describeIssues,
+  ORDER_MESSAGES,
+  orderCreatedProblems,
+  orderStageFromPositions,
+  orderTransition,
+  positionAction,
+  positionWarnings,
+  receiveRecordProblem,
+  waybillsMissingProblem,
+  weightMismatchHint,
+  type PositionFacts,
+} from './index';
+
+const client = { roles: ['client' as const] };
+const operator = { roles: ['operator' as const] };
+
+const position = (over: Partial<PositionFacts> = {}): PositionFacts => ({
+  title: 'Кроссовки',
+  stage: 'verification',
+  buyout_state: 'not_done',
+  price_cny: '120.00',
+  amount: '2',
+  type_id: 7,
+  waybill: 'SF1234567890',
+  link: 'https://item.taobao.com/1',
+  files: [],
+  product_images: [{ deleted: false }],
+  ...over,
+});
+
+describe('the order stage machine', () => {
+  const order = { stage: 'draft' as const, delivery_type: 'to_door' as const };
+
+  it('forms a draft by client_order_created, for the client too', () => {
+    expect(orderTransition(order, 'created', 'client_order_created', client)).toMatchObject({ ok: true });
+  });
+
+  it('refuses forming it by a plain update, and a jump over stages', () => {
+    expect(orderTransition(order, 'created', 'client_order_update', client)).toEqual({
+      ok: false,
+      message: 'этап «сформирован» ставится кнопкой на странице заказа, а не правкой поля',
+    });
+    expect(orderTransition(order, 'sent_to_ru', 'client_order_update', operator)).toEqual({
+      ok: false,
+      message: 'заказ нельзя перевести из этапа «новый» в «отправлен в РФ»',
+    });
+  });
+
+  it('lets only staff ask for payment and send to Russia; anyone who sees the card receive it', () => {
+    const created = { ...order, stage: 'created' as const };
+    expect(orderTransition(created, 'buyout_waiting', 'client_order_buyout_waiting', client)).toEqual({
+      ok: false,
+      message: 'действие доступно только администратору или оператору',
+    });
+    expect(orderTransition(created, 'buyout_waiting', 'client_order_buyout_waiting', operator)).toMatchObject(
+      { ok: true, transition: { success: 'заказ ожидает оплаты от клиента' } },
+    );
+    const received = { ...order, stage: 'warehouse_received' as const };
+    expect(orderTransition(received, 'sent_to_ru', 'client_order_update', client).ok).toBe(false);
+    expect(orderTransition(received, 'sent_to_ru', 'client_order_update', operator)).toMatchObject({
+      ok: true,
+      transition: { required: ['send_date', 'weight', 'volume', 'amount'] },
+    });
+    const atDoor = { ...order, stage: 'sent_to_door' as const };
+    expect(orderTransition(atDoor, 'client_received', 'client_order_update', client).ok).toBe(true);
+  });
+
+  it('hands an order to the recipient straight from sent_to_ru only when it goes to Russia only', () => {
+    const inRu = { stage: 'sent_to_ru' as const, delivery_type: 'to_door' as const };
+    expect(orderTransition(inRu, 'client_received', 'client_order_update', client)).toEqual({
+      ok: false,
+      message: 'вручение получателю на этапе «отправлен в РФ» возможно только при доставке до РФ',
+    });
+    expect(
+      orderTransition({ ...inRu, delivery_type: 'to_ru' }, 'client_received', 'client_order_update', client)
+        .ok,
+    ).toBe(true);
+  });
+
+  it('follows its positions to buyout_done, warehouse_waiting and warehouse_received, never back', () => {
+    expect(orderStageFromPositions('buyout_waiting', ['buyout_done', 'warehouse_waiting'])).toBe(
+      'buyout_done',
+    );
+    expect(orderStageFromPositions('buyout_done', ['warehouse_received', 'warehouse_waiting'])).toBe(
+      'warehouse_waiting',
+    );
+    expect(orderStageFromPositions('created', ['warehouse_received'])).toBe('warehouse_received');
+    expect(orderStageFromPositions('buyout_waiting', ['buyout_done', 'created'])).toBeNull();
+    expect(orderStageFromPositions('warehouse_received', ['warehouse_waiting'])).toBeNull();
+    expect(orderStageFromPositions('draft', ['buyout_done'])).toBeNull();
+    expect(orderStageFromPositions('sent_to_ru', ['warehouse_received'])).toBeNull();
+  });
+});
+
+describe('order-created checks (spec §5)', () => {
+  it('needs a route first', () => {
+    expect(
+      orderCreatedProblems({ buyout_type: 'operator', logistic_route_id: null }, [position()], [7]),
+    ).toEqual(['не указан тариф']);
+  });
+
+  it('counts self-buyout positions without waybill and without type, with the warning', () => {
+    const problems = orderCreatedProblems(
+      { buyout_type: 'self', logistic_route_id: 1 },
+      [position({ waybill: '' }), position({ waybill: 'none', type_id: null }), position()],
+      [7],
+    );
+    expect(problems).toEqual([
+      'позиций без waybill: 2',
+      'позиций без типа: 1',
+      'указан "самовыкуп". у всех позиций должны быть указаны [waybill] и [тип товара]',
+    ]);
+  });
+
+  it('counts operator-buyout positions without link and without screenshot or file', () => {
+    const problems = orderCreatedProblems(
+      { buyout_type: 'operator', logistic_route_id: 1 },
+      [
+        position({ link: ' ' }),
+        position({ product_images: [{ deleted: true }] }),
+        position({ product_images: [], files: [{ deleted: false }] }),
+      ],
+      [7],
+    );
+    expect(problems).toEqual(['позиций без ссылки / wechat продавца: 1', 'позиций без скриншота/файла: 1']);
+  });
+
+  it('refuses mixed types and types the route does not carry', () => {
+    const order = { buyout_type: 'operator' as const, logistic_route_id: 1 };
+    expect(orderCreatedProblems(order, [position(), position({ type_id: 8 })], [7, 8])).toEqual([
+      'в заказе есть товары разных типов',
+    ]);
+    expect(orderCreatedProblems(order, [position({ type_id: 9 })], [7])).toEqual([
+      'типы товаров позиций не совпадают с типами товаров тарифа',
+    ]);
+    expect(orderCreatedProblems(order, [position()], [7])).toEqual([]);
+  });
+});
+
+describe('position actions (spec §4, §5)', () => {
+  it("'checked' needs price, amount and a type of the route", () => {
+    expect(checkedProblems({ price_cny: null, amount: '', type_id: 3 }, [7])).toEqual([
+      'не указано кол-во',
+      'не указана цена',
+      'тип товара не совпадают с типами товаров тарифа',
+    ]);
+    expect(positionAction(position({ amount: null }), 'checked', [7])).toEqual({
+      ok: false,
+      message: 'не указано кол-во',
+    });
+    expect(positionAction(position(), 'verification_done', [7])).toEqual({
+      ok: true,
+      move: { stage: 'created' },
+    });
+  });
+
+  it('buys out fully or partly, and a partly bought one later fully', () => {
+    expect(positionAction(position({ stage: 'created' }), 'buyout_done_part', [])).toEqual({
+      ok: true,
+      move: { stage: 'buyout_done', buyout_state: 'done_part' },
+    });
+    expect(
+      positionAction(position({ stage: 'buyout_done', buyout_state: 'done_part' }), 'buyout_done', []),
+    ).toEqual({ ok: true, move: { stage: 'buyout_done', buyout_state: 'done' } });
+    expect(
+      positionAction(position({ stage: 'buyout_done', buyout_state: 'done' }), 'buyout_done', []),
+    ).toEqual({
+      ok: false,
+      message: 'позиция уже выкуплена',
+    });
+    expect(positionAction(position(), 'buyout_done', [])).toEqual({
+      ok: false,
+      message: 'действие «выкуплено» недоступно для позиции на этапе «на проверке»',
+    });
+  });
+
+  it("sends to the consolidation warehouse only with a waybill: 'укажите waybill'", () => {
+    const bought = position({ stage: 'buyout_done', buyout_state: 'done', waybill: 'none' });
+    expect(positionAction(bought, 'warehouse_waiting', [], { receive_date: '2026-03-05' })).toEqual({
+      ok: false,
+      message: 'укажите waybill',
+    });
+    expect(
+      positionAction({ ...bought, waybill: 'YT123' }, 'warehouse_waiting', [], {
+        receive_date: '2026-03-05',
+      }),
+    ).toEqual({ ok: true, move: { stage: 'warehouse_waiting' } });
+    expect(waybillsMissingProblem([bought, { waybill: '' }, { waybill: 'X1' }])).toBe(
+      'необходимо указать waybill в 2 позициях',
+    );
+  });
+
+  it('receives at the warehouse with a box count and a date, appending record id max+1', () => {
+    const waiting = position({ stage: 'warehouse_waiting' });
+    expect(
+      positionAction(waiting, 'warehouse_received', [], { receive_record: { date: '2026-03-05' } }),
+    ).toEqual({
+      ok: false,
+      message: 'не указано кол-во коробок',
+    });
+    expect(receiveRecordProblem({ amount: 3, date: null })).toBe('не указана дата');
+    const table = [
+      { id: 1, date: '2026-03-01', amount: 1 },
+      { id: 4, date: '2026-03-02', amount: 2 },
+    ];
+    expect(appendReceiveRecord(table, { date: '2026-03-05', amount: 3 }).at(-1)).toEqual({
+      id: 5,
+      date: '2026-03-05',
+      amount: 3,
+    });
+    expect(appendReceiveRecord<(typeof table)[number]>([], { date: '2026-03-05', amount: 3 })[0]!.id).toBe(1);
+  });
+});
+
+describe('hints and warnings', () => {
+  it('asks for payment only with positions that each have a price or an amount', () => {
+    expect(buyoutWaitingProblems([])).toEqual(['в заказе нет позиций']);
+    expect(buyoutWaitingProblems([{ price_cny: null, amount: null }])).toEqual([
+      'не указаны необходимые данные (цена / кол-во) в 1 позиции',
+    ]);
+    expect(ORDER_MESSAGES.priceOrAmountMissing(3)).toBe(
+      'не указаны необходимые данные (цена / кол-во) в 3 позициях',
+    );
+    expect(buyoutWaitingProblems([{ price_cny: '1', amount: null }])).toEqual([]);
+  });
+
+  it('hints at a weight mismatch with the positions’ sum', () => {
+    const rows = [
+      { weight: '0.5', amount: '3' },
+      { weight: '1.25', amount: '2' },
+    ];
+    expect(weightMismatchHint('5', rows)).toBe('вес заказа не совпадает с суммой весов позиций (4 кг)');
+    expect(weightMismatchHint('4.000', rows)).toBeNull();
+    expect(weightMismatchHint('5', [...rows, { weight: null, amount: '1' }])).toBeNull();
+  });
+
+  it('gives the warning icon its reasons by buyout type and role', () => {
+    const bare = position({ link: '', product_images: [], waybill: '', type_id: null, price_cny: null });
+    expect(positionWarnings(bare, 'operator', client)).toEqual([
+      'не прикреплено фото / файл',
+      'не указана ссылка / wechat продавца',
+    ]);
+    expect(positionWarnings(bare, 'self', operator)).toEqual([
+      'не указан waybill',
+      'не указан тип товара',
+      'необходима проверка',
+    ]);
+    expect(positionWarnings(position(), 'operator', operator)).toEqual([]);
+  });
+});
+
+describe('the order and position contracts', () => {
+  it('strips spaces from the carrier number and names missing required fields by label', () => {
+    const parsed = clientOrder.fields.partial().parse({ transport_company_rus_order_number: ' 10 20 30 ' });
+    expect(parsed.transport_company_rus_order_number).toBe('102030');
+    const bad = clientOrderPosition.fields.safeParse({ client_order_id: 1, title: '', price_cny: 1.234 });
+    expect(bad.success).toBe(false);
+    const text = describeIssues(bad.error!.issues, { title: '', price_cny: 1.234 }, clientOrderPosition);
+    expect(text).toContain('название');
+    expect(text).toContain('цена, ¥');
+  });
+});

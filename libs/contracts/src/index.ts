@@ -12,3 +12,4 @@ export * from './routing';
 export * from './remotes';
 export * from './formatting';
 export * from './rawWhere';
+export * from './pricing';

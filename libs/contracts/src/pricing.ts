@@ -1,6 +1,6 @@
 import { dec, decCmp, decDiv, decFormat, decMul, type Decimal } from './decimal';
 import { CURRENCY } from './entities/currency';
-import type { PriceInfo } from './entities/order';
+import { client_order_labels, type PriceInfo } from './entities/order';
 import { ORDER_MESSAGES, type ProductPaymentState } from './entities/orderStages';
 import { formatNumber } from './formatting';
 import { fail, ok, type Reply } from './reply';
@@ -310,11 +310,12 @@ export const ADJUSTABLE_PRICE_FIELDS = [
   'package_price_rur',
 ] as const;
 export type AdjustablePriceField = (typeof ADJUSTABLE_PRICE_FIELDS)[number];
+/** The order's labels of those prices, for messages naming them. */
 export const ADJUSTABLE_PRICE_LABELS: Record<AdjustablePriceField, string> = {
-  buyout_price_rur: 'стоимость товара, ₽',
-  to_ru_delivery_price_rur: 'доставка до РФ, ₽',
-  to_door_delivery_price_rur: 'доставка по РФ, ₽',
-  package_price_rur: 'упаковка, ₽',
+  buyout_price_rur: client_order_labels.buyout_price_rur,
+  to_ru_delivery_price_rur: client_order_labels.to_ru_delivery_price_rur,
+  to_door_delivery_price_rur: client_order_labels.to_door_delivery_price_rur,
+  package_price_rur: client_order_labels.package_price_rur,
 };
 
 export const PRICING_MESSAGES = {

@@ -55,9 +55,10 @@ describe('reference data replication carriers → orders', () => {
     const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Лаос' }, admin);
     const id = (created.body.result as { id: number }).id;
     await eventually('the replica', () => replicaOf(id));
+    // the country's own event: other entities of svc-carriers publish under the same key (their own ids)
     const [{ event }] = await carriers
       .db('outbox')
-      .where({ key: String(id) })
+      .where({ key: String(id), topic: ENTITY_TOPICS.country })
       .orderBy('id');
     const consumer = orders.consumers[0]!;
     const duplicatesBefore = consumer.duplicates;

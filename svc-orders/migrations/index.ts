@@ -1,5 +1,6 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
-import { listIndexes } from './list_indexes';
+import { clientOrderMigration } from './client_order';
+import { listIndexes, orderListIndexes } from './list_indexes';
 
 export const migrations: Migration[] = [
   {
@@ -47,4 +48,6 @@ export const migrations: Migration[] = [
     },
   },
   listIndexes,
+  clientOrderMigration,
+  orderListIndexes,
 ];

@@ -1,8 +1,50 @@
-import { client, provider } from '@caravan/contracts';
+import { client, clientOrder, clientOrderPosition, provider } from '@caravan/contracts';
 import { listIndexMigration } from '@caravan/service-kit';
 
 /** Sort and search indexes and reference title keys of every list of this service (ADR 0005). */
 export const listIndexes = listIndexMigration('003_list_indexes', [
   { contract: client },
   { contract: provider },
+]);
+
+/**
+ * Orders and positions: the columns their lists sort and filter by (not every field: a million orders
+ * should not pay for forty indexes on each write), the title keys, trigram search.
+ */
+export const orderListIndexes = listIndexMigration('005_order_list_indexes', [
+  {
+    contract: clientOrder,
+    sort: [
+      'created_at',
+      'updated_at',
+      'title',
+      'client_id',
+      'operator_id',
+      'stage',
+      'state',
+      'order_number',
+      'send_date',
+      'to_ru_delivery_date',
+      'total_price_rur',
+      'weight',
+      'client_title',
+      'parent_order_title',
+    ],
+  },
+  {
+    contract: clientOrderPosition,
+    sort: [
+      'created_at',
+      'title',
+      'client_order_id',
+      'stage',
+      'buyout_state',
+      'waybill',
+      'type_id',
+      'price_cny',
+      'amount',
+      'client_order_title',
+      'provider_title',
+    ],
+  },
 ]);

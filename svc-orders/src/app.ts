@@ -2,6 +2,8 @@ import type { ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
 import { registerClient } from './procedures/client';
+import { registerClientOrder } from './procedures/clientOrder';
+import { registerClientOrderPosition, registerPositionAction } from './procedures/clientOrderPosition';
 import { registerProvider } from './procedures/provider';
 import { registerUploads } from './procedures/upload';
 import { seed } from './seed';
@@ -16,5 +18,8 @@ export const ordersService = (env?: Record<string, string | undefined>): Service
     registerClient(kit);
     registerProvider(kit);
     registerUploads(kit);
+    const positions = registerClientOrderPosition(kit);
+    const orders = registerClientOrder(kit, positions);
+    registerPositionAction(kit, positions, orders);
   },
 });

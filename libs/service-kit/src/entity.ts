@@ -534,12 +534,8 @@ export class EntityStore {
     });
   }
 
-  private async writeHistory(
-    trx: Db,
-    identity: Identity,
-    itemId: number,
-    changes: [string, unknown, unknown][],
-  ) {
+  /** Records changes of one row in the history (procedures beyond `_update` write theirs the same way). */
+  async writeHistory(trx: Db, identity: Identity, itemId: number, changes: [string, unknown, unknown][]) {
     await trx('history').insert(
       changes.map(([field, oldValue, newValue]) => ({
         table_name: this.table,
@@ -553,7 +549,8 @@ export class EntityStore {
     );
   }
 
-  private async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
+  /** Writes the row's entity-changed event into the outbox of the write's transaction. */
+  async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
     if (!this.def.topic) return;
     const data: EntityChanged = { entity: this.name, id: row.id, op, row: this.def.toEvent?.(row) ?? row };
     await outbox.write(trx, {

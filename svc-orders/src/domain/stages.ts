@@ -1,0 +1,113 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  orderStageFromPositions,
+  POSITION_STAGES,
+  type Identity,
+  type OrderStage,
+  type OrderTransition,
+  type PositionFacts,
+  type PositionStage,
+} from '@caravan/contracts';
+import type { Db, EntityStore, Outbox } from '@caravan/service-kit';
+
+type Row = Record<string, unknown> & { id: number; deleted: boolean };
+
+/**
+ * Which call is changing an order's stage: client_order_created and client_order_buyout_waiting run
+ * the generic update inside this scope, so the order's rules know the move came through its own
+ * method (a plain client_order_update cannot form an order).
+ */
+const via = new AsyncLocalStorage<OrderTransition['via']>();
+export const runVia = <T>(method: OrderTransition['via'], fn: () => Promise<T>) => via.run(method, fn);
+export const currentVia = (): OrderTransition['via'] => via.getStore() ?? 'client_order_update';
+
+/** The product types a route carries, from the replicated route links. */
+export async function routeTypeIds(trx: Db, routeId: number | null): Promise<number[]> {
+  if (!routeId) return [];
+  const rows = (await trx('replica')
+    .where({ entity: 'logistic_route_logistic_product_type_link', deleted: false })
+    .whereRaw(`(data->>'logistic_route_id')::bigint = ?`, [routeId])
+    .select(trx.raw(`(data->>'logistic_product_type_id')::bigint as id`))) as { id: number }[];
+  return rows.map((r) => Number(r.id));
+}
+
+/** Does the operator serve the client (the client is on the operator's replicated client list)? */
+export async function operatorServesClient(trx: Db, operatorId: number, clientId: number) {
+  const row = await trx('replica')
+    .where({ entity: 'operator', id: operatorId, deleted: false })
+    .whereRaw(
+      `exists (select 1 from jsonb_array_elements(data->'client_list') e where (e->>'id')::bigint = ?)`,
+      [clientId],
+    )
+    .first('id');
+  return Boolean(row);
+}
+
+export const livePositions = (trx: Db, orderId: number) =>
+  trx('client_order_position')
+    .where({ client_order_id: orderId, deleted: false })
+    .orderBy('id')
+    .forUpdate() as Promise<(Row & PositionFacts)[]>;
+
+/** Changes positions' columns with their history and events, as `_update` would. */
+export async function changePositions(
+  trx: Db,
+  ctx: { identity: Identity; outbox: Outbox; positions: EntityStore },
+  rows: readonly Row[],
+  change: (row: Row) => Record<string, unknown> | null,
+) {
+  for (const row of rows) {
+    const patch = change(row);
+    if (!patch) continue;
+    const changes = Object.entries(patch)
+      .filter(([k, v]) => JSON.stringify(row[k]) !== JSON.stringify(v))
+      .map(([k, v]): [string, unknown, unknown] => [k, row[k], v]);
+    if (!changes.length) continue;
+    const json = ctx.positions.def.json ?? [];
+    const values = Object.fromEntries(
+      Object.entries(patch).map(([k, v]) => [k, json.includes(k) ? JSON.stringify(v) : v]),
+    );
+    const [updated] = (await trx('client_order_position')
+      .where({ id: row.id })
+      .update({ ...values, updated_at: trx.fn.now() })
+      .returning(ctx.positions.stored as string[])) as Row[];
+    await ctx.positions.writeHistory(trx, ctx.identity, row.id, changes);
+    await ctx.positions.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+  }
+}
+
+const rank = (s: string) => POSITION_STAGES.indexOf(s as PositionStage);
+
+/** The positions an order's move takes with it: forming sends drafts to verification; later moves carry every position behind. */
+export function positionMoveFor(
+  to: OrderStage,
+  selfBuyout: boolean,
+): (row: Row) => Record<string, unknown> | null {
+  if (to === 'created')
+    return (row) =>
+      row.stage === 'draft'
+        ? { stage: 'verification', ...(selfBuyout ? { buyout_state: 'self' } : {}) }
+        : null;
+  if (['sent_to_ru', 'sent_to_door', 'client_received', 'client_confirmed'].includes(to))
+    return (row) => (rank(String(row.stage)) < rank(to) ? { stage: to } : null);
+  return () => null;
+}
+
+/** After a position moved: the order follows when its last position got there (buyout_done … warehouse_received). */
+export async function followPositions(
+  trx: Db,
+  ctx: { identity: Identity; outbox: Outbox; orders: EntityStore },
+  order: Row,
+) {
+  const stages = (await trx('client_order_position')
+    .where({ client_order_id: order.id, deleted: false })
+    .pluck('stage')) as PositionStage[];
+  const next = orderStageFromPositions(order.stage as OrderStage, stages);
+  if (!next) return;
+  const [updated] = (await trx('client_order')
+    .where({ id: order.id })
+    .update({ stage: next, updated_at: trx.fn.now() })
+    .returning(ctx.orders.stored as string[])) as Row[];
+  await ctx.orders.writeHistory(trx, ctx.identity, order.id, [['stage', order.stage, next]]);
+  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+}

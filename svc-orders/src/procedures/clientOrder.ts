@@ -1,0 +1,263 @@
+import {
+  buyoutWaitingProblems,
+  clientOrder,
+  ENTITY_TOPICS,
+  isAdmin,
+  isStaff,
+  MESSAGES,
+  ORDER_MESSAGES,
+  ORDER_NUMBER_STATES,
+  OrderCreatedParams,
+  orderCreatedProblems,
+  orderTransition,
+  type DeliveryType,
+  type Identity,
+  type OrderStage,
+  type OrderState,
+  type OrderTransition,
+  type PositionFacts,
+} from '@caravan/contracts';
+import {
+  BusinessError,
+  registerEntity,
+  titleOf,
+  type EntityStore,
+  type RuleContext,
+  type ServiceKit,
+} from '@caravan/service-kit';
+import { z } from 'zod';
+import {
+  changePositions,
+  currentVia,
+  livePositions,
+  operatorServesClient,
+  positionMoveFor,
+  routeTypeIds,
+  runVia,
+} from '../domain/stages';
+
+const replicaTitle = (entity: string, column: string) => ({
+  sql: `select r.data->>'title' from replica r where r.entity = '${entity}' and r.id = client_order.${column}`,
+  kind: 'text' as const,
+});
+
+/** What a client may write in a draft order of theirs: the new-order dialog's choices. */
+const CLIENT_DRAFT_FIELDS = [
+  'title',
+  'client_id',
+  'operator_id',
+  'consolidation_warehouse_id',
+  'to_warehouse_id',
+  'logistic_route_id',
+  'buyout_type',
+  'package_id',
+  'delivery_type',
+  'delivery_data',
+  'transport_company_rus',
+  'options',
+  'description',
+  'comment',
+  'product_payment_state',
+  'delivery_payment_state',
+];
+/** What a client may still change once the order is formed: where it goes and how they pay. */
+const CLIENT_LATER_FIELDS = [
+  'delivery_data',
+  'transport_company_rus',
+  'product_payment_state',
+  'delivery_payment_state',
+];
+/** What staff may change once the order is formed (the rest is the admin's unlock mode, docs/adr/0008-orders.md). */
+const STAFF_LATER_FIELDS = [
+  ...CLIENT_LATER_FIELDS,
+  'amount',
+  'weight',
+  'volume',
+  'density',
+  'order_number',
+  'warning_arr',
+  'shipment_article',
+  'transport_company_rus_order_number',
+  'transport_company_rus_order_uuid',
+  'transport_company_rus_delivery_state',
+  'send_date',
+  'to_ru_delivery_date',
+  'to_door_delivery_date',
+  'customs_passed',
+  'comment',
+];
+/** Payments are recorded by svc-payments or marked by an admin; others only choose how they will pay. */
+const ADMIN_ONLY_FIELDS = ['product_paid_rur', 'delivery_paid_rur'];
+const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
+
+function assertFieldsAllowed(
+  identity: Identity,
+  prev: Record<string, unknown>,
+  given: Record<string, unknown>,
+) {
+  const fields = Object.keys(given).filter((f) => f !== 'deleted');
+  if (isAdmin(identity)) return;
+  if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new BusinessError(MESSAGES.adminOnly);
+  for (const f of ['product_payment_state', 'delivery_payment_state'])
+    if (f in given && !CHOSEN_PAYMENT_STATES.includes(String(given[f])))
+      throw new BusinessError(MESSAGES.adminOnly);
+  if ('options' in given) {
+    const before = (prev.options as { price_info?: unknown } | null)?.price_info ?? null;
+    const after = (given.options as { price_info?: unknown } | null)?.price_info ?? null;
+    if (JSON.stringify(before) !== JSON.stringify(after)) throw new BusinessError(MESSAGES.adminOnly);
+  }
+  const draft = prev.stage === 'draft';
+  if (!draft && ('client_id' in given || 'operator_id' in given))
+    throw new BusinessError(ORDER_MESSAGES.ownersFixed);
+  const allowed = isStaff(identity)
+    ? draft
+      ? null
+      : STAFF_LATER_FIELDS
+    : draft
+      ? CLIENT_DRAFT_FIELDS
+      : CLIENT_LATER_FIELDS;
+  if (!allowed) return;
+  if (fields.some((f) => !allowed.includes(f)))
+    throw new BusinessError(draft ? MESSAGES.staffOnly : ORDER_MESSAGES.orderLocked);
+}
+
+/** A non-admin names an operator serving the order's client (on the operator's client list). */
+async function assertOperatorServes(ctx: RuleContext) {
+  const { trx, identity, prev, next, given } = ctx;
+  if (isAdmin(identity) || (prev && !('client_id' in given) && !('operator_id' in given))) return;
+  if (!(await operatorServesClient(trx, Number(next.operator_id), Number(next.client_id))))
+    throw new BusinessError(ORDER_MESSAGES.operatorNotServing);
+}
+
+/** The fields a create sets beyond the contract's defaults (zod fills in every absent one). */
+const DEFAULTS = clientOrder.fields.partial().parse({}) as Record<string, unknown>;
+const chosen = (values: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(values).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(DEFAULTS[k] ?? null)),
+  );
+
+const refuse = (problems: string[]) => {
+  if (problems.length) throw new BusinessError(problems.join('; '));
+};
+
+/** A stage move: the machine, the dialog's fields and required values, the stage's checks, the positions it carries. */
+async function applyTransition(ctx: RuleContext, positions: EntityStore, outbox: ServiceKit['outbox']) {
+  const { trx, identity, prev, next, given } = ctx;
+  const to = next.stage as OrderStage;
+  const move = orderTransition(
+    { stage: prev!.stage as OrderStage, delivery_type: prev!.delivery_type as DeliveryType },
+    to,
+    currentVia(),
+    identity,
+  );
+  if (!move.ok) throw new BusinessError(move.message);
+  const { transition } = move;
+  if (!isAdmin(identity)) {
+    const others = Object.keys(given).filter((f) => f !== 'stage' && !transition.fields.includes(f));
+    if (others.length) throw new BusinessError(ORDER_MESSAGES.orderLocked);
+  }
+  const empty = transition.required.filter(
+    (f) => next[f] === null || next[f] === undefined || next[f] === '',
+  );
+  if (empty.length)
+    throw new BusinessError(
+      empty
+        .map((f) => MESSAGES.fieldRequired((clientOrder.labels as Record<string, string>)[f] ?? f))
+        .join('; '),
+    );
+  const rows = await livePositions(trx, prev!.id);
+  await checkStage(ctx, transition, rows);
+  await changePositions(
+    trx,
+    { identity, outbox, positions },
+    rows,
+    positionMoveFor(to, next.buyout_type === 'self'),
+  );
+}
+
+async function checkStage(ctx: RuleContext, transition: OrderTransition, rows: PositionFacts[]) {
+  const { trx, next } = ctx;
+  if (transition.to === 'created') {
+    const route = next.logistic_route_id as number | null;
+    refuse(
+      orderCreatedProblems(
+        { buyout_type: next.buyout_type as 'self' | 'operator', logistic_route_id: route },
+        rows,
+        await routeTypeIds(trx, route),
+      ),
+    );
+  }
+  if (transition.to === 'buyout_waiting') refuse(buyoutWaitingProblems(rows));
+}
+
+/**
+ * Orders (spec §3–§5; docs/access.md, docs/adr/0008-orders.md): a client reaches their clients'
+ * orders and writes them in draft, an operator their operators' orders, an admin all. Stages move only
+ * by the machine of contracts' orderStages; every move is one transaction with the row locked.
+ */
+export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
+  const orders = registerEntity(kit.registry, {
+    contract: clientOrder,
+    read: 'any',
+    write: 'any',
+    json: ['delivery_data', 'options', 'extra_service', 'warning_arr'],
+    computed: {
+      client_title: titleOf('client_order', 'client_id', 'client'),
+      operator_title: replicaTitle('operator', 'operator_id'),
+      consolidation_warehouse_title: replicaTitle('warehouse_point', 'consolidation_warehouse_id'),
+      to_warehouse_title: replicaTitle('warehouse_point', 'to_warehouse_id'),
+      logistic_route_title: replicaTitle('logistic_route', 'logistic_route_id'),
+      package_title: replicaTitle('extra_service', 'package_id'),
+      parent_order_title: titleOf('client_order', 'parent_order_id', 'client_order'),
+      children: {
+        sql: `select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'weight', c.weight,
+                'transport_company_rus_order_number', c.transport_company_rus_order_number) order by c.id), '[]'::jsonb)
+              from client_order c where c.parent_order_id = client_order.id and not c.deleted`,
+        kind: 'json',
+      },
+    },
+    rules: async (ctx) => {
+      const { identity, prev, next, given } = ctx;
+      if (!prev) {
+        if (next.stage !== 'draft')
+          throw new BusinessError(ORDER_MESSAGES.orderStageBy(next.stage as OrderStage));
+        assertFieldsAllowed(identity, { stage: 'draft', options: null }, chosen(given));
+        return assertOperatorServes(ctx);
+      }
+      if ('stage' in given) return applyTransition(ctx, positions, kit.outbox);
+      if (ctx.deleted !== undefined && !isAdmin(identity) && prev.stage !== 'draft')
+        throw new BusinessError(ORDER_MESSAGES.orderLocked);
+      assertFieldsAllowed(identity, prev, given);
+      if ('order_number' in given && !ORDER_NUMBER_STATES.includes(next.state as OrderState))
+        throw new BusinessError(ORDER_MESSAGES.orderNumberState);
+      await assertOperatorServes(ctx);
+    },
+    topic: ENTITY_TOPICS.client_order,
+  });
+
+  /** Runs a stage move through `_update` under the order's lock, refusing a repeat of the same move. */
+  const move =
+    (via: OrderTransition['via'], stage: OrderStage) =>
+    async (ctx: Parameters<EntityStore['update']>[0], fields: Record<string, unknown> & { id: number }) =>
+      ctx.db.transaction(async (trx) => {
+        const row = await trx('client_order').where({ id: fields.id }).forUpdate().first('stage');
+        if (row?.stage === stage) throw new BusinessError(ORDER_MESSAGES.orderStage(stage, stage));
+        return runVia(via, () => orders.update({ ...ctx, db: trx }, { ...fields, stage }));
+      });
+
+  kit.registry
+    .register({
+      name: 'client_order_created',
+      params: OrderCreatedParams,
+      access: 'any',
+      handler: (ctx, { is_working: _informative, ...fields }) =>
+        move('client_order_created', 'created')(ctx, fields),
+    })
+    .register({
+      name: 'client_order_buyout_waiting',
+      params: z.strictObject({ id: z.number().int().positive() }),
+      access: 'staff',
+      handler: (ctx, p) => move('client_order_buyout_waiting', 'buyout_waiting')(ctx, p),
+    });
+  return orders;
+}

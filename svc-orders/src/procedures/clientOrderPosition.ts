@@ -1,0 +1,163 @@
+import {
+  appendReceiveRecord,
+  clientOrderPosition,
+  ENTITY_TOPICS,
+  isAdmin,
+  isStaff,
+  MESSAGES,
+  ORDER_MESSAGES,
+  POSITION_ESTIMATES,
+  PositionActionParams,
+  positionAction,
+  type Identity,
+  type PositionFacts,
+  type ReceiveRow,
+} from '@caravan/contracts';
+import {
+  applyOwnership,
+  BusinessError,
+  registerEntity,
+  titleOf,
+  type EntityStore,
+  type RuleContext,
+  type ServiceKit,
+} from '@caravan/service-kit';
+import type { Knex } from 'knex';
+import { changePositions, followPositions, routeTypeIds } from '../domain/stages';
+
+/** Positions are reached through their order: its client's users, its operator's users, admins. */
+function viaOrder(q: Knex.QueryBuilder, identity: Identity) {
+  q.whereIn('client_order_position.client_order_id', (sub: Knex.QueryBuilder) => {
+    sub.select('client_order.id').from('client_order');
+    applyOwnership(sub, identity, { client: 'client_order.client_id', operator: 'client_order.operator_id' });
+  });
+}
+
+const ofOrder = (column: string, kind: 'number' | 'text') => ({
+  sql: `select o.${column} from client_order o where o.id = client_order_position.client_order_id`,
+  kind,
+});
+
+/** Stages an order takes positions moved in from another order (spec §9 consolidation and move candidates). */
+const MOVE_STAGES = [
+  'draft',
+  'created',
+  'buyout_waiting',
+  'buyout_done',
+  'warehouse_waiting',
+  'warehouse_received',
+];
+const CONSOLIDATION_FIELDS = [
+  'to_consolidation_warehouse_delivery_date',
+  'to_consolidation_warehouse_delivery_price_cny',
+];
+
+/** Spec §5 position editability: data in draft or by staff; consolidation delivery by staff, its date only in warehouse_waiting. */
+async function positionRules({ trx, identity, prev, next, given }: RuleContext) {
+  if (!prev && (next.stage !== 'draft' || next.buyout_state !== 'not_done'))
+    throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
+  if (prev && ('stage' in given || 'buyout_state' in given))
+    throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
+  if (isAdmin(identity)) return;
+  const order = await trx('client_order').where({ id: next.client_order_id }).first('stage');
+  if (!order) throw new BusinessError(MESSAGES.notFound);
+  if (!prev && order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.noNewPositions);
+  if (prev && 'client_order_id' in given) {
+    const from = await trx('client_order').where({ id: prev.client_order_id }).first('stage');
+    const open = isStaff(identity) ? MOVE_STAGES : ['draft'];
+    if (!open.includes(String(from?.stage)) || !open.includes(String(order.stage)))
+      throw new BusinessError(isStaff(identity) ? MESSAGES.accessDenied : ORDER_MESSAGES.positionsLocked);
+  }
+  if (!isStaff(identity)) {
+    if (prev && order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.positionsLocked);
+    if (CONSOLIDATION_FIELDS.some((f) => f in given && (prev || given[f] !== null)))
+      throw new BusinessError(MESSAGES.staffOnly);
+    return;
+  }
+  if ('to_consolidation_warehouse_delivery_date' in given && prev?.stage !== 'warehouse_waiting')
+    throw new BusinessError(ORDER_MESSAGES.consolidationDateStage);
+}
+
+export function registerClientOrderPosition(kit: ServiceKit) {
+  return registerEntity(kit.registry, {
+    contract: clientOrderPosition,
+    read: 'any',
+    write: 'any',
+    json: [
+      'product_images',
+      'warehouse_images',
+      'files',
+      'consolidation_receive_table',
+      'warehouse_cnt_data',
+      'options',
+    ],
+    readonlyColumns: POSITION_ESTIMATES,
+    readScope: viaOrder,
+    writeScope: viaOrder,
+    computed: {
+      client_order_title: titleOf('client_order_position', 'client_order_id', 'client_order'),
+      client_id: ofOrder('client_id', 'number'),
+      operator_id: ofOrder('operator_id', 'number'),
+      client_title: {
+        sql: `select c.title from client_order o join client c on c.id = o.client_id where o.id = client_order_position.client_order_id`,
+        kind: 'text',
+      },
+      type_title: {
+        sql: `select r.data->>'title' from replica r where r.entity = 'logistic_product_type' and r.id = client_order_position.type_id`,
+        kind: 'text',
+      },
+      provider_title: titleOf('client_order_position', 'provider_id', 'provider'),
+    },
+    rules: positionRules,
+    topic: ENTITY_TOPICS.client_order_position,
+  });
+}
+
+/**
+ * client_order_position_action (spec §4): staff move one position by the machine of contracts'
+ * orderStages, in one transaction holding the order's and the position's locks; the order follows
+ * its positions. The reply is the message the UI shows.
+ */
+export function registerPositionAction(kit: ServiceKit, positions: EntityStore, orders: EntityStore) {
+  kit.registry.register({
+    name: 'client_order_position_action',
+    params: PositionActionParams,
+    access: 'staff',
+    handler: (ctx, p) =>
+      ctx.db.transaction(async (trx) => {
+        const { identity } = ctx;
+        const seen = await positions.get(trx, identity, p.id);
+        if (!(await positions.rights(trx, identity, p.id)).write)
+          throw new BusinessError(MESSAGES.accessDenied);
+        // the order first, then the position: the order's own moves lock in the same order
+        const order = await trx('client_order').where({ id: seen.client_order_id }).forUpdate().first();
+        const row = await trx('client_order_position').where({ id: p.id }).forUpdate().first();
+        if (row.client_order_id !== order.id || row.deleted) throw new BusinessError(MESSAGES.notFound);
+        const routeTypes = await routeTypeIds(trx, order.logistic_route_id);
+        const result = positionAction(row as PositionFacts, p.action, routeTypes, {
+          receive_date: p.receive_date ?? null,
+          receive_record: p.receive_record ?? null,
+        });
+        if (!result.ok) throw new BusinessError(result.message);
+        const patch: Record<string, unknown> = { ...result.move };
+        if (p.action === 'warehouse_waiting') patch.to_consolidation_warehouse_delivery_date = p.receive_date;
+        if (p.action === 'warehouse_received') {
+          const record = p.receive_record!;
+          patch.consolidation_receive_table = appendReceiveRecord<ReceiveRow>(
+            row.consolidation_receive_table,
+            {
+              transporter: record.transporter,
+              date: record.date!,
+              amount: record.amount!,
+              cost: record.cost,
+              comment: record.comment,
+            },
+          );
+          patch.to_consolidation_warehouse_delivery_date = record.date;
+        }
+        await changePositions(trx, { identity, outbox: ctx.outbox, positions }, [row], () => patch);
+        await followPositions(trx, { identity, outbox: ctx.outbox, orders }, order);
+        return ORDER_MESSAGES.done;
+      }),
+  });
+}

@@ -88,6 +88,15 @@ export const migrations: Migration[] = [
     },
   },
   listIndexes,
+  {
+    name: '005_registration_in_the_link',
+    async up(db, schema) {
+      // what a registration asks of an unconfirmed account travels in its link (password hash, names)
+      await db.schema.withSchema(schema).alterTable('email_token', (t) => {
+        t.jsonb('pending');
+      });
+    },
+  },
   // history (who changed which user field) and the outbox for the generic entity helpers
   ...kitMigrations,
 ];

@@ -45,7 +45,7 @@ import { createMailer } from './adapters/mail/mailer';
 import { CATALOGUE } from './catalogue';
 import { IdentityCache, type ResolvedSession } from './domain/identityCache';
 import { login } from './domain/login';
-import { HashingGate } from './domain/passwords';
+import { ScryptGate } from './domain/passwords';
 import {
   confirmEmail,
   register,
@@ -90,6 +90,8 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   });
 
   const outbox = new Outbox('gateway');
+  // every scrypt of the gateway (logins, sign-ups, recoveries) shares one bounded gate
+  const scrypt = new ScryptGate();
   const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM, log);
   const registration: Registration = {
     db,
@@ -97,7 +99,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     publicUrl: config.PUBLIC_URL,
     log,
     outbox,
-    gate: new HashingGate(),
+    gate: scrypt,
     maxPerIpPerHour: config.REGISTRATION_MAX_PER_IP,
   };
   const sessions = new Sessions(db, {
@@ -201,7 +203,15 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     publicCall(
       LoginParams,
       async (p, req) => {
-        const { token, user } = await login(db, sessions, loginLimits, p.login, p.password, clientIp(req));
+        const { token, user } = await login(
+          db,
+          sessions,
+          scrypt,
+          loginLimits,
+          p.login,
+          p.password,
+          clientIp(req),
+        );
         return { token, user: toCurrentUser(user) };
       },
       false,
@@ -217,7 +227,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   );
   app.post(
     '/api/recover_password',
-    publicCall(RecoveryParams, (p) => requestRecovery(registration, p.login)),
+    publicCall(RecoveryParams, (p, req) => requestRecovery(registration, p.login, clientIp(req))),
   );
   app.post(
     '/api/email_auth_recover_password',

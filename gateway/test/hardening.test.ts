@@ -1,6 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { MESSAGES, PASSWORD_MESSAGES, USER_MESSAGES } from '@caravan/contracts';
+import { MESSAGES, PASSWORD_MESSAGES, USER_MESSAGES, WALLET_MESSAGES } from '@caravan/contracts';
 import { eventually, signIdentity, DEV_IDENTITY_SECRET } from '@caravan/service-kit';
 import { call, login, openSse, startSystem, type System } from './system';
 
@@ -287,6 +287,36 @@ describe('registration and login against an attacker', () => {
     ).toBe(true);
   });
 
+  it('lets nobody take over an unconfirmed account: the confirmed link decides the password', async () => {
+    const email = `victim-${Date.now()}@caravan.local`;
+    expect((await post('register', form(email, 'Жёлтый-зонт-17'), '10.10.0.1')).ok).toBe(true);
+    const victimLink = await eventually('the victim\u2019s mail', async () =>
+      system.mail.messages
+        .find((m) => m.to.includes(email))
+        ?.links.find((l) => l.includes('/check_user_email?')),
+    );
+    // the attacker registers the same address with a password of their own before the victim confirms
+    expect((await post('register', form(email, 'Attacker-Pass-99'), '10.10.0.2')).ok).toBe(true);
+    const token = new URL(victimLink).searchParams.get('token');
+    expect((await post('check_user_email', { token })).ok).toBe(true);
+    const asVictim = await post('login', { login: email, password: 'Жёлтый-зонт-17' }, '10.10.0.1');
+    const asAttacker = await post('login', { login: email, password: 'Attacker-Pass-99' }, '10.10.0.2');
+    // the victim's password is the account's (it waits for an admin), the attacker's is wrong
+    expect(asVictim).toMatchObject({ ok: true });
+    expect(asAttacker).toMatchObject({ ok: false, message: MESSAGES.wrongCredentials });
+  });
+
+  it('counts parallel guesses before checking them: a burst gets no more tries than the limit', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post('login', { login: 'client3@caravan.local', password: `burst-${i}` }, '10.11.0.1'),
+      ),
+    );
+    const checked = replies.filter((r) => r.message === MESSAGES.wrongCredentials).length;
+    expect(checked).toBeLessThanOrEqual(3); // LOGIN_MAX_FAILURES_PER_ACCOUNT of the test system
+    expect(replies.filter((r) => r.message === MESSAGES.tooManyAttempts).length).toBe(8 - checked);
+  });
+
   it('believes X-Forwarded-For only from a configured proxy', async () => {
     const other = await system.startAnotherGateway();
     const attempt = (ip: string) =>
@@ -298,5 +328,61 @@ describe('registration and login against an attacker', () => {
     await attempt('10.9.0.1');
     const rows = await system.gateway.db('login_attempt').where({ email: 'nobody-xff@caravan.local' });
     expect(rows.map((r: { ip: string }) => r.ip)).toEqual(['127.0.0.1']);
+  });
+});
+
+describe('holes found by an attacker after the first round', () => {
+  it('keeps a provider with its client even for an operator serving both clients', async () => {
+    const operator = (await login(system.url, 'operator@caravan.local', 'caravan123')).result.token;
+    const before = (await call(system.url, admin, 'provider_get_by_id', { id: 3 })).body.result;
+    const other = before.client_id === 1 ? 2 : 1;
+    expect(await call(system.url, operator, 'provider_update', { id: 3, client_id: other })).toMatchObject({
+      body: { ok: false, message: MESSAGES.accessDenied },
+    });
+    expect((await call(system.url, admin, 'provider_get_by_id', { id: 3 })).body.result.client_id).toBe(
+      before.client_id,
+    );
+  });
+
+  it('deletes only an empty wallet, and says so before the click', async () => {
+    const funded = (await call(system.url, client1, 'wallet_list', {})).body.result.items.find(
+      (w: { amount: string }) => Number(w.amount) > 0,
+    );
+    const got = (await call(system.url, client1, 'wallet_get_by_id', { id: funded.id })).body.result;
+    expect(got._rights).toEqual({ write: true, delete: false });
+    const refused = await call(system.url, client1, 'wallet_update', { id: funded.id, deleted: true });
+    expect(refused.body).toMatchObject({ ok: false, message: WALLET_MESSAGES.fundedDelete });
+    expect(
+      (await call(system.url, client1, 'wallet_get_by_id', { id: funded.id })).body.result,
+    ).toMatchObject({
+      deleted: false,
+      amount: funded.amount,
+    });
+  });
+
+  it('answers odd list parameters in words, never with a 500', async () => {
+    const cases: [string, unknown][] = [
+      ['wallet_list', { search: 'a\u0000b' }],
+      ['wallet_list', { where_param: [{ field: 'title', op: 'like', value: 'a\u0000' }] }],
+      ['client_list', { filters: { constructor: 1 } }],
+      ['client_list', { order_by: 'constructor asc' }],
+      [
+        'wallet_list',
+        { where_param: Array.from({ length: 51 }, () => ({ field: 'title', op: 'like', value: 'a' })) },
+      ],
+      [
+        'wallet_list',
+        { where_param: [{ field: 'id', op: 'in', value: Array.from({ length: 1001 }, (_, i) => i) }] },
+      ],
+      [
+        'exchange_rate_list',
+        { where_param: [{ field: 'created_at', op: '>', value: '2026-01-01T10:00:00+99:99' }] },
+      ],
+    ];
+    for (const [method, params] of cases) {
+      const { status, body } = await call(system.url, client1, method, params);
+      expect({ method, status, ok: body.ok }).toEqual({ method, status: 200, ok: false });
+      expect(body.message).not.toMatch(/function|object Object|что-то пошло не так/);
+    }
   });
 });

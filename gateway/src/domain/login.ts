@@ -1,6 +1,6 @@
 import { MESSAGES, USER_MESSAGES } from '@caravan/contracts';
 import { BusinessError, type Db } from '@caravan/service-kit';
-import { DUMMY_HASH_PROMISE, verifyPassword } from './passwords';
+import { DUMMY_HASH_PROMISE, verifyPassword, type ScryptGate } from './passwords';
 import type { Sessions, UserRow } from './sessions';
 
 export type LoginLimits = {
@@ -35,10 +35,11 @@ async function assertNotThrottled(db: Db, limits: LoginLimits, email: string, ip
     known: db.raw('exists(?)', [knownAddresses.clone().where({ ip })]),
   })) as { pair: string; address: string; strangers: string; known: boolean }[];
   const n = (v: unknown) => Number(v ?? 0);
+  // the counts include this attempt, recorded before the check: parallel guesses cannot slip past
   if (
-    n(row?.pair) >= limits.perAccount ||
-    n(row?.address) >= limits.perIp ||
-    (!row?.known && n(row?.strangers) >= limits.perAccountFromStrangers)
+    n(row?.pair) > limits.perAccount ||
+    n(row?.address) > limits.perIp ||
+    (!row?.known && n(row?.strangers) > limits.perAccountFromStrangers)
   )
     throw new BusinessError(MESSAGES.tooManyAttempts);
 }
@@ -50,20 +51,30 @@ async function assertNotThrottled(db: Db, limits: LoginLimits, email: string, ip
 export async function login(
   db: Db,
   sessions: Sessions,
+  gate: ScryptGate,
   limits: LoginLimits,
   email: string,
   password: string,
   ip: string,
 ): Promise<{ token: string; user: UserRow }> {
   const normalized = email.trim().toLowerCase();
+  // counted as a failure first (a success turns it into one), so a burst of parallel guesses cannot
+  // all pass the throttle before any of them is recorded
+  const [attempt] = await db('login_attempt')
+    .insert({ email: normalized, ip, success: false })
+    .returning('id');
   await assertNotThrottled(db, limits, normalized, ip);
   const user: UserRow | undefined = await db('user_table')
     .whereRaw('lower(email) = ?', [normalized])
     .where({ deleted: false })
     .first();
-  const valid = await verifyPassword(password, user?.password_hash ?? (await DUMMY_HASH_PROMISE));
-  await db('login_attempt').insert({ email: normalized, ip, success: Boolean(user && valid) });
+  const stored = user?.password_hash ?? (await DUMMY_HASH_PROMISE);
+  const valid = await gate.run(
+    () => verifyPassword(password, stored),
+    () => new BusinessError(MESSAGES.tooManyAttempts),
+  );
   if (!user || !valid) throw new BusinessError(MESSAGES.wrongCredentials);
+  await db('login_attempt').where({ id: attempt.id }).update({ success: true });
   // told only to someone who knows the password
   if (!user.email_confirmed_at) throw new BusinessError(USER_MESSAGES.emailNotConfirmed);
   return { token: await sessions.create(user.id, ip), user };

@@ -31,31 +31,36 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * Hashing for registration and recovery, at most `concurrency` at a time and `queue` waiting: a burst
- * of sign-ups takes part of the thread pool, never all of it, so logins stay fast; past the queue
- * the caller is told to come back later.
+ * Every scrypt of the gateway (login checks, registration and recovery hashes) goes through one gate:
+ * at most `concurrency` at a time and `queue` waiting. scrypt runs on Node's small thread pool, which
+ * gzip and the file system share: a burst of logins or sign-ups takes part of it, never all of it, and
+ * past the queue the caller is told to come back later.
  */
-export class HashingGate {
+export class ScryptGate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly concurrency = 2,
-    private readonly queue = 20,
+    private readonly queue = 40,
   ) {}
 
-  async hash(password: string, tooBusy: () => Error): Promise<string> {
+  async run<T>(work: () => Promise<T>, tooBusy: () => Error): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.waiting.length >= this.queue) throw tooBusy();
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else this.running++;
     try {
-      return await hashPassword(password);
+      return await work();
     } finally {
       const next = this.waiting.shift();
       if (next) next();
       else this.running--;
     }
+  }
+
+  hash(password: string, tooBusy: () => Error): Promise<string> {
+    return this.run(() => hashPassword(password), tooBusy);
   }
 }
 

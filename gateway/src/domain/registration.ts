@@ -8,7 +8,7 @@ import {
 } from '@caravan/contracts';
 import { BusinessError, type Db, type Logger, type Outbox } from '@caravan/service-kit';
 import type { Mailer } from '../adapters/mail/mailer';
-import { HashingGate } from './passwords';
+import type { ScryptGate } from './passwords';
 
 type Purpose = 'confirm' | 'recover';
 const TTL_HOURS: Record<Purpose, number> = { confirm: 48, recover: 1 };
@@ -21,15 +21,21 @@ export type Registration = {
   publicUrl: string;
   log: Logger;
   outbox: Outbox;
-  gate: HashingGate;
-  /** Registrations allowed from one address per hour. */
+  gate: ScryptGate;
+  /** Registrations and recovery requests (each sends a mail) allowed from one address per hour. */
   maxPerIpPerHour: number;
 };
 
+/** Recovery mails one account gets per hour at most, whoever asks. */
+const RECOVERY_MAILS_PER_ACCOUNT_HOUR = 3;
+
+/** What a registration asks to become of its account once the mailbox's owner confirms it. */
+type Pending = { password_hash: string; first_name: string; last_name: string };
+
 const tooBusy = () => new BusinessError(MESSAGES.tooManyRequests);
 
-/** One address may start a bounded number of registrations an hour. */
-async function countRegistration(r: Registration, ip: string) {
+/** One address may ask for a bounded number of mails (registrations, recoveries) an hour. */
+async function countMailRequest(r: Registration, ip: string) {
   const row = await r
     .db('registration_attempt')
     .where({ ip })
@@ -40,26 +46,34 @@ async function countRegistration(r: Registration, ip: string) {
   await r.db('registration_attempt').insert({ ip });
 }
 
-async function issueToken(db: Db, userId: number, purpose: Purpose): Promise<string> {
+async function issueToken(db: Db, userId: number, purpose: Purpose, pending?: Pending): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db('email_token').insert({
     user_id: userId,
     purpose,
     token_hash: hashToken(token),
+    pending: pending ? JSON.stringify(pending) : null,
     expires_at: db.raw(`now() + ? * interval '1 hour'`, [TTL_HOURS[purpose]]),
   });
   return token;
 }
 
-/** Takes a token once: the user id, or null when it is unknown, used or expired. */
-async function consumeToken(db: Db, token: string, purpose: Purpose): Promise<number | null> {
-  const [row] = await db('email_token')
+const liveToken = (db: Db, token: string, purpose: Purpose) =>
+  db('email_token')
     .where({ token_hash: hashToken(token), purpose })
     .whereNull('used_at')
-    .where('expires_at', '>', db.fn.now())
+    .where('expires_at', '>', db.fn.now());
+
+/** Takes a token once: its user and what it carries, or null when it is unknown, used or expired. */
+async function consumeToken(
+  db: Db,
+  token: string,
+  purpose: Purpose,
+): Promise<{ userId: number; pending: Pending | null } | null> {
+  const [row] = await liveToken(db, token, purpose)
     .update({ used_at: db.fn.now() })
-    .returning('user_id');
-  return row ? Number(row.user_id) : null;
+    .returning(['user_id', 'pending']);
+  return row ? { userId: Number(row.user_id), pending: row.pending ?? null } : null;
 }
 
 // Mail is sent after the reply is decided, so the answer (and its timing) says nothing about the address.
@@ -69,15 +83,21 @@ const sendLater = (r: Registration, send: () => Promise<void>) =>
 /**
  * Registration: a new user waits for email confirmation, then for an admin (state waiting_auth).
  * The reply is the same whether the email is new, unconfirmed or taken, and takes the same time:
- * the password is hashed in every case (the hash is the slow part).
+ * the password is hashed in every case (the hash is the slow part). An unconfirmed account is never
+ * changed by a registration: the password and names travel in the mailed link, so only the owner of
+ * the mailbox decides which registration becomes the account (no one can take it over beforehand).
  */
 export async function register(
   r: Registration,
   p: { login: string; password: string; first_name: string; last_name: string },
   ip: string,
 ): Promise<string> {
-  await countRegistration(r, ip);
-  const password_hash = await r.gate.hash(p.password, tooBusy);
+  await countMailRequest(r, ip);
+  const pending: Pending = {
+    password_hash: await r.gate.hash(p.password, tooBusy),
+    first_name: p.first_name,
+    last_name: p.last_name,
+  };
   const existing = await r.db('user_table').whereRaw('lower(email) = ?', [p.login]).first();
   if (existing?.email_confirmed_at) {
     sendLater(r, () =>
@@ -90,27 +110,19 @@ export async function register(
     return USER_MESSAGES.registrationSent;
   }
   const userId: number = existing
-    ? (
-        await r
-          .db('user_table')
-          .where({ id: existing.id })
-          .update({ password_hash, first_name: p.first_name, last_name: p.last_name })
-          .returning('id')
-      )[0].id
+    ? existing.id
     : (
         await r
           .db('user_table')
           .insert({
             email: p.login,
-            password_hash,
-            first_name: p.first_name,
-            last_name: p.last_name,
+            ...pending,
             roles: ['client'],
             state: 'waiting_auth',
           })
           .returning('id')
       )[0].id;
-  const token = await issueToken(r.db, userId, 'confirm');
+  const token = await issueToken(r.db, userId, 'confirm', pending);
   sendLater(r, () =>
     r.mailer.send({
       to: p.login,
@@ -121,44 +133,60 @@ export async function register(
   return USER_MESSAGES.registrationSent;
 }
 
+/** The mailbox's owner confirms: the account takes the password and names of the registration they confirm. */
 export async function confirmEmail(r: Registration, token: string): Promise<string> {
-  const userId = await consumeToken(r.db, token, 'confirm');
-  if (!userId) throw new BusinessError(USER_MESSAGES.linkInactive);
-  const updated = await r
-    .db('user_table')
-    .where({ id: userId })
-    .whereNull('email_confirmed_at')
-    .update({ email_confirmed_at: r.db.fn.now() });
-  if (!updated) throw new BusinessError(USER_MESSAGES.linkInactive);
-  return USER_MESSAGES.emailConfirmed;
+  return r.db.transaction(async (trx) => {
+    const taken = await consumeToken(trx, token, 'confirm');
+    if (!taken) throw new BusinessError(USER_MESSAGES.linkInactive);
+    const updated = await trx('user_table')
+      .where({ id: taken.userId })
+      .whereNull('email_confirmed_at')
+      .update({ ...(taken.pending ?? {}), email_confirmed_at: trx.fn.now() });
+    if (!updated) throw new BusinessError(USER_MESSAGES.linkInactive);
+    return USER_MESSAGES.emailConfirmed;
+  });
 }
 
-/** Recovery: a one-hour link to set a new password; the same reply for any address. */
-export async function requestRecovery(r: Registration, email: string): Promise<string> {
-  const user = await r
-    .db('user_table')
-    .whereRaw('lower(email) = ?', [email])
-    .where({ deleted: false })
-    .first();
-  if (user) {
+/**
+ * Recovery: a one-hour link to set a new password. The reply is the same, and as fast, for any
+ * address: the lookup and the mail happen after it. Bounded per address and per account.
+ */
+export async function requestRecovery(r: Registration, email: string, ip: string): Promise<string> {
+  await countMailRequest(r, ip);
+  sendLater(r, async () => {
+    const user = await r
+      .db('user_table')
+      .whereRaw('lower(email) = ?', [email])
+      .where({ deleted: false })
+      .first();
+    if (!user) return;
+    const recent = await r
+      .db('email_token')
+      .where({ user_id: user.id, purpose: 'recover' })
+      .where('created_at', '>', r.db.raw("now() - interval '1 hour'"))
+      .count({ n: '*' })
+      .first();
+    if (Number(recent?.n ?? 0) >= RECOVERY_MAILS_PER_ACCOUNT_HOUR) return;
     const token = await issueToken(r.db, user.id, 'recover');
-    sendLater(r, () =>
-      r.mailer.send({
-        to: user.email,
-        subject: 'Caravan: восстановление пароля',
-        text: `Чтобы задать новый пароль, перейдите по ссылке:\n${r.publicUrl}/email_auth_recover_password?token=${token}\n\nСсылка действует ${TTL_HOURS.recover} час. Если вы не запрашивали восстановление, просто проигнорируйте это письмо.`,
-      }),
-    );
-  }
+    await r.mailer.send({
+      to: user.email,
+      subject: 'Caravan: восстановление пароля',
+      text: `Чтобы задать новый пароль, перейдите по ссылке:\n${r.publicUrl}/email_auth_recover_password?token=${token}\n\nСсылка действует ${TTL_HOURS.recover} час. Если вы не запрашивали восстановление, просто проигнорируйте это письмо.`,
+    });
+  });
   return USER_MESSAGES.recoverySent;
 }
 
 /** Sets the new password and ends every session of the user (every gateway drops them at once). */
 export async function setNewPassword(r: Registration, token: string, password: string): Promise<string> {
+  // a made-up link costs no hashing
+  if (!(await liveToken(r.db, token, 'recover').first('id')))
+    throw new BusinessError(USER_MESSAGES.recoveryLinkInactive);
   const password_hash = await r.gate.hash(password, tooBusy);
   return r.db.transaction(async (trx) => {
-    const userId = await consumeToken(trx, token, 'recover');
-    if (!userId) throw new BusinessError(USER_MESSAGES.recoveryLinkInactive);
+    const taken = await consumeToken(trx, token, 'recover');
+    if (!taken) throw new BusinessError(USER_MESSAGES.recoveryLinkInactive);
+    const userId = taken.userId;
     // following the link proves the address too
     await trx('user_table')
       .where({ id: userId })

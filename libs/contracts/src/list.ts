@@ -15,11 +15,21 @@ export const FILTER_OPERATORS = [
   'is_null',
   'not_null',
 ] as const;
+/** Bounds of one list call: no form sends more, and a call of millions of conditions costs the database dearly. */
+export const LIST_MAX_CONDITIONS = 50;
+export const LIST_MAX_IN_VALUES = 1000;
+
 export const WhereCondition = z.strictObject({
   field: z.string().min(1),
   op: z.enum(FILTER_OPERATORS),
   value: z
-    .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))])
+    .union([
+      z.string().max(1000),
+      z.number(),
+      z.boolean(),
+      z.null(),
+      z.array(z.union([z.string().max(1000), z.number()])).max(LIST_MAX_IN_VALUES),
+    ])
     .optional(),
 });
 export type WhereCondition = z.infer<typeof WhereCondition>;
@@ -40,7 +50,7 @@ export const ListParams = z.strictObject({
   search: z.string().max(200).optional(),
   search_text: z.string().max(200).optional(),
   filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-  where_param: z.array(WhereCondition).optional(),
+  where_param: z.array(WhereCondition).max(LIST_MAX_CONDITIONS).optional(),
   /** The admin's raw where box; parsed by `parseRawWhere`, never run as SQL. */
   where_raw: z.string().max(1000).optional(),
   read: z.boolean().optional(),

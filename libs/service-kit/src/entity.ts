@@ -96,6 +96,8 @@ export type EntityDefinition = {
   visibleColumns?(identity: Identity): readonly string[] | null;
   /** Who may create, change or delete a row where stricter than `write` (cities: anyone adds, admins change). */
   may?: { create?: AccessRule; change?: AccessRule; delete?: AccessRule };
+  /** Why this stored row may not be deleted by anyone (a wallet holding money), or null: `_rights` and the delete agree. */
+  undeletable?(row: Record<string, unknown>): string | null;
   /** Values a create takes from the writer when the call does not give them (the owner of a new warehouse). */
   createDefaults?(identity: Identity): Record<string, unknown>;
   /** The entity's own rules, checked inside the write's transaction; throw a BusinessError to refuse. */
@@ -209,8 +211,10 @@ export class EntityStore {
 
   /** A field's label for messages: the contract's, else the base column's, else its name. */
   labelOf(field: string): string {
+    // own keys only: a field named 'constructor' or '__proto__' is just an unknown name
     const labels = this.def.contract.labels as Record<string, string>;
-    return labels[field] ?? BASE_COLUMN_LABELS[field] ?? field;
+    if (Object.hasOwn(labels, field)) return labels[field]!;
+    return Object.hasOwn(BASE_COLUMN_LABELS, field) ? BASE_COLUMN_LABELS[field]! : field;
   }
 
   /** A computed reference title the migrations keep as a column of the row (a title key), if this table has it. */
@@ -294,7 +298,8 @@ export class EntityStore {
       if (params[f] !== undefined) given.push([f, params[f]]);
     return given.map(([field, value]) => {
       if (value === null) return { field, op: 'is_null' };
-      const shape = this.def.contract.fields.shape[field] as z.ZodType | undefined;
+      const fields = this.def.contract.fields.shape as Record<string, z.ZodType>;
+      const shape = Object.hasOwn(fields, field) ? fields[field] : undefined;
       return { field, op: shape && isListSchema(shape) ? 'contains' : '=', value } as WhereCondition;
     });
   }
@@ -416,11 +421,12 @@ export class EntityStore {
 
   /** What the identity may do with one row: the same scope and rules `_update` applies. */
   async rights(db: Db, identity: Identity, id: number): Promise<Rights> {
-    const { write, may = {} } = this.def;
+    const { write, may = {}, undeletable } = this.def;
     const reaches = allows(identity, write) && (await this.reaches(db, identity, id, 'write'));
+    const row = undeletable ? await db(this.table).where({ id }).first() : null;
     return {
       write: reaches && allows(identity, may.change ?? write),
-      delete: reaches && allows(identity, may.delete ?? may.change ?? write),
+      delete: reaches && allows(identity, may.delete ?? may.change ?? write) && !(row && undeletable?.(row)),
     };
   }
 
@@ -511,6 +517,8 @@ export class EntityStore {
       if (toggles) changes.push(['deleted', row.deleted, deleted]);
       if (!changes.length) return this.get(trx, identity, id);
       if (toggles) this.assertMay(identity, 'delete');
+      const kept = toggles && deleted ? this.def.undeletable?.(row) : null;
+      if (kept) throw new BusinessError(kept);
       if (changes.length > (toggles ? 1 : 0)) this.assertMay(identity, 'change');
       const patch = Object.fromEntries(changes.map(([k, , v]) => [k, v]));
       await this.def.rules?.({
@@ -588,7 +596,7 @@ export class EntityStore {
         user_id: r.user_id,
         user_full_name: r.user_full_name,
         type: r.field,
-        type_ru: labels[r.field] ?? extra[r.field] ?? r.field,
+        type_ru: Object.hasOwn(labels, r.field) ? labels[r.field] : (extra[r.field] ?? r.field),
         // a creation records the whole row: only what this user may see of it
         old_value: r.old_value,
         new_value: r.field === 'created' ? this.visibleOf(identity, r.new_value, concealed) : r.new_value,

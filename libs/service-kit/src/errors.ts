@@ -30,8 +30,18 @@ export function describeDbError(error: unknown): string | null {
     case '22007':
     case '22008':
       return MESSAGES.invalidParams;
+    case '22021': // a NUL or invalid byte in text
+    case '22P05':
+      return 'текст содержит недопустимый символ';
+    case '22009': // a time zone offset out of range
+      return 'неверная дата или время';
+    case '08P01': // more values than one statement can take
+    case '54000':
+    case '54001':
+      return 'слишком большой запрос: уменьшите число условий';
     default:
-      return null;
+      // any other data exception (class 22) is the caller's value, not our fault
+      return e?.code?.startsWith('22') ? MESSAGES.invalidParams : null;
   }
 }
 

@@ -52,11 +52,11 @@ afterAll(async () => {
 });
 
 /** Collects every message of a topic from its beginning, in the order of each partition. */
-async function collect(kafka: Kafka, name: string) {
+async function collect(kafka: Kafka, name: string, topicPrefix = prefix) {
   const received: EventEnvelope[] = [];
   const consumer: Consumer = kafka.consumer({ groupId: `faults-test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
-  await consumer.subscribe({ topic: prefixedTopic(prefix, name), fromBeginning: true });
+  await consumer.subscribe({ topic: prefixedTopic(topicPrefix, name), fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => void received.push(JSON.parse(String(message.value))),
   });
@@ -174,6 +174,7 @@ describe('outbox relay under faults', () => {
 // A service in the scratch database, its connections named so the test can terminate them.
 const admin = identityOf({ user_id: 1, roles: ['admin'] });
 const appName = `faults-svc-${process.pid}`;
+const ownPrefix = `${prefix}faults-`;
 const serviceDatabase = `${new URL(process.env.DATABASE_URL!).pathname.slice(1)}_faults`;
 
 async function rpc(svc: RunningService, method: string, params: unknown, key?: string) {
@@ -219,6 +220,8 @@ describe('a service under faults', () => {
         ...process.env,
         DATABASE_URL: url.toString(),
         KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
+        // and its own topics: its rows' ids repeat other files' ids, their replicas must never see them
+        KAFKA_TOPIC_PREFIX: ownPrefix,
       }),
     );
   });
@@ -251,7 +254,11 @@ describe('a service under faults', () => {
         client.on('error', () => upstream.destroy());
       })
       .listen(kafkaPort, '127.0.0.1');
-    const received = await collect(createKafka('faults-test', brokers, log), ENTITY_TOPICS.country);
+    const received = await collect(
+      createKafka('faults-test', brokers, log),
+      ENTITY_TOPICS.country,
+      ownPrefix,
+    );
     await svc.bus.ready;
     expect(((await (await fetch(`${svc.url}/readyz`)).json()) as { kafka: string }).kafka).toBe('connected');
     const event = await eventually('the country published', async () =>

@@ -52,5 +52,7 @@ export const registerWallet = (kit: ServiceKit) =>
     write: 'any',
     readonlyColumns: ['amount'],
     rules: walletRules,
+    // only an empty wallet is deleted (spec: the widget's delete); its money moves by a transfer first
+    undeletable: (row) => (holdsMoney(row) ? WALLET_MESSAGES.fundedDelete : null),
     topic: ENTITY_TOPICS.wallet,
   });

@@ -90,6 +90,9 @@ const COMMON_PASSWORDS = new Set([
   'computer',
   'internet',
   'qwerty123',
+  'qwerty',
+  'abc123',
+  'iloveyou1',
   'qwerty12',
   'qwertyui',
   '1q2w3e4r',
@@ -115,13 +118,44 @@ const COMMON_PASSWORDS = new Set([
   'любовь123',
 ]);
 
-/** Why a password is refused beyond its length (spec §5 keeps 7 as the minimum), or null. */
-export function passwordWeakness(password: string): string | null {
+const isRun = (text: string) =>
+  text.length >= 3 &&
+  KEYBOARD_RUNS.some((run) => run.includes(text) || [...run].reverse().join('').includes(text));
+
+/** 'abcabcabc', 'qweqwe': one short piece said over and over. */
+const isRepetition = (text: string) =>
+  [1, 2, 3, 4].some(
+    (unit) =>
+      text.length >= unit * 2 &&
+      text.length % unit === 0 &&
+      text.slice(0, unit).repeat(text.length / unit) === text,
+  );
+
+/** A piece of a password that adds nothing: short, a run, a repetition or a common word. */
+const trivial = (part: string) =>
+  part.length <= 2 || isRun(part) || isRepetition(part) || COMMON_PASSWORDS.has(part);
+
+/**
+ * Why a password is refused beyond its length (spec §5 keeps 7 as the minimum), or null: blank, one
+ * or two characters, a repetition, a very common password, the product's name, the email itself, or
+ * letters and digits that are each a keyboard or alphabet run ('qwerty1', 'abc123!', '12345678a').
+ */
+export function passwordWeakness(password: string, email?: string): string | null {
   if (!password.trim()) return PASSWORD_MESSAGES.blank;
   const p = password.toLowerCase();
-  if (new Set(p).size <= 2) return PASSWORD_MESSAGES.tooSimple;
-  if (COMMON_PASSWORDS.has(p)) return PASSWORD_MESSAGES.tooSimple;
-  if (KEYBOARD_RUNS.some((run) => run.includes(p) || [...run].reverse().join('').includes(p)))
+  const letters = p.replace(/[^\p{L}]/gu, '');
+  const digits = p.replace(/\D/g, '');
+  const symbols = p.length - letters.length - digits.length;
+  const local = email?.toLowerCase().split('@')[0] ?? '';
+  if (
+    new Set(p).size <= 2 ||
+    isRepetition(p) ||
+    COMMON_PASSWORDS.has(p) ||
+    (symbols <= 2 && trivial(letters) && trivial(digits)) ||
+    letters.startsWith('caravan') ||
+    (email !== undefined &&
+      (p === email.toLowerCase() || (local.length >= 4 && letters === local.replace(/[^\p{L}]/gu, ''))))
+  )
     return PASSWORD_MESSAGES.tooSimple;
   return null;
 }
@@ -154,6 +188,10 @@ export const RegistrationParams = z
   .refine((p) => p.password === p.passwordRepeat, {
     message: USER_MESSAGES.wrongRepeat,
     path: ['passwordRepeat'],
+  })
+  .refine((p) => passwordWeakness(p.password, p.login) === null, {
+    message: PASSWORD_MESSAGES.tooSimple,
+    path: ['password'],
   });
 
 export const RecoveryParams = z.strictObject({ login: Email });

@@ -254,6 +254,7 @@ describe('a service under faults', () => {
         client.on('error', () => upstream.destroy());
       })
       .listen(kafkaPort, '127.0.0.1');
+    await ensureTopics(createKafka('faults-test', brokers, log), ownPrefix, [ENTITY_TOPICS.country]);
     const received = await collect(
       createKafka('faults-test', brokers, log),
       ENTITY_TOPICS.country,

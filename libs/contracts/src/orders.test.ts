@@ -13,7 +13,6 @@ import {
   positionWarnings,
   receiveRecordProblem,
   waybillsMissingProblem,
-  weightMismatchHint,
   type PositionFacts,
 } from './index';
 
@@ -228,16 +227,6 @@ describe('hints and warnings', () => {
       'не указаны необходимые данные (цена / кол-во) в 3 позициях',
     );
     expect(buyoutWaitingProblems([{ price_cny: '1', amount: null }])).toEqual([]);
-  });
-
-  it('hints at a weight mismatch with the positions’ sum', () => {
-    const rows = [
-      { weight: '0.5', amount: '3' },
-      { weight: '1.25', amount: '2' },
-    ];
-    expect(weightMismatchHint('5', rows)).toBe('вес заказа не совпадает с суммой весов позиций (4 кг)');
-    expect(weightMismatchHint('4.000', rows)).toBeNull();
-    expect(weightMismatchHint('5', [...rows, { weight: null, amount: '1' }])).toBeNull();
   });
 
   it('gives the warning icon its reasons by buyout type and role', () => {

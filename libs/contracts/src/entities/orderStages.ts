@@ -1,4 +1,3 @@
-import { dec, decFormat, decMul } from '../decimal';
 import { MESSAGES } from '../messages';
 import { hasRole, type Identity } from '../roles';
 import { specMessage } from '../validation';
@@ -489,20 +488,6 @@ export function buyoutWaitingProblems(positions: readonly Pick<PositionFacts, 'p
 export function waybillsMissingProblem(positions: readonly Pick<PositionFacts, 'waybill'>[]): string | null {
   const n = positions.filter((p) => !hasWaybill(p.waybill)).length;
   return n ? ORDER_MESSAGES.waybillsMissing(n) : null;
-}
-
-/**
- * Spec §5 weight hint: when every position has amount and weight and Σ weight × amount differs from
- * the order's weight, the hint naming that sum; else null.
- */
-export function weightMismatchHint(
-  orderWeight: string | null,
-  positions: readonly { weight: string | null; amount: string | null }[],
-): string | null {
-  if (!positions.length || positions.some((p) => !filled(p.weight) || !filled(p.amount))) return null;
-  const sum = positions.reduce((s, p) => s + decMul(dec(p.weight!), dec(p.amount!)), 0n);
-  if (orderWeight !== null && orderWeight !== '' && dec(orderWeight) === sum) return null;
-  return ORDER_MESSAGES.weightMismatch(decFormat(sum, 3).replace(/\.?0+$/, ''));
 }
 
 export const POSITION_WARNINGS = {

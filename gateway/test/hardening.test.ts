@@ -385,4 +385,21 @@ describe('holes found by an attacker after the first round', () => {
       expect(body.message).not.toMatch(/function|object Object|что-то пошло не так/);
     }
   });
+
+  it('shows a route link only to who may see its route (a draft route of another operator stays hidden)', async () => {
+    // route 4 of the demo data is a draft of the second operator
+    await call(system.url, admin, 'logistic_route_logistic_product_type_link_update', {
+      id: -1,
+      logistic_route_id: 4,
+      logistic_product_type_id: 1,
+    });
+    const operator = (await login(system.url, 'operator@caravan.local', 'caravan123')).result.token;
+    const ofRoute4 = { where_param: [{ field: 'logistic_route_id', op: '=', value: 4 }] };
+    const seenBy = async (token: string) =>
+      (await call(system.url, token, 'logistic_route_logistic_product_type_link_list', ofRoute4)).body.result
+        .items.length;
+    expect(await seenBy(admin)).toBeGreaterThan(0);
+    expect(await seenBy(client1)).toBe(0);
+    expect(await seenBy(operator)).toBe(0);
+  });
 });

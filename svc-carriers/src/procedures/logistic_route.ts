@@ -22,6 +22,16 @@ const ofOwnRoutes = (q: Knex.QueryBuilder, identity: Identity) =>
  * Tariffs: an operator manages their own; a client sees the active ones; admins everything. Their
  * product types and warehouses are link entities, read by all and written by the route's operator.
  */
+/** Routes a non-admin sees: an operator their operators' routes, a client the active ones. */
+function readableRoutes(q: Knex.QueryBuilder, identity: Identity) {
+  q.where((b) => {
+    b.whereRaw('false');
+    if (identity.roles.includes('operator')) b.orWhereIn('logistic_route.operator_id', identity.operator_ids);
+    if (identity.roles.includes('client')) b.orWhere('logistic_route.state', 'active');
+  });
+  return q;
+}
+
 export function registerLogisticRoute(kit: ServiceKit) {
   registerEntity(kit.registry, {
     contract: logisticRoute,
@@ -44,12 +54,7 @@ export function registerLogisticRoute(kit: ServiceKit) {
         'warehouse_point_id',
       ),
     },
-    readScope: (q, identity) => {
-      q.whereRaw('false');
-      if (identity.roles.includes('operator'))
-        q.orWhereIn('logistic_route.operator_id', identity.operator_ids);
-      if (identity.roles.includes('client')) q.orWhere('logistic_route.state', 'active');
-    },
+    readScope: readableRoutes,
     rules: ({ trx, prev, next }) => checkRoute(trx, prev as never, next as never),
     topic: topicOf('logistic_route'),
   });
@@ -63,7 +68,11 @@ export function registerLogisticRoute(kit: ServiceKit) {
       contract,
       read: 'any',
       write: 'staff',
-      readScope: 'all',
+      // a link shows what its route is (its title): only links of routes the reader may see
+      readScope: (q, identity) =>
+        q.whereIn(`${table}.logistic_route_id`, (routes: Knex.QueryBuilder) =>
+          readableRoutes(routes.select('logistic_route.id').from('logistic_route'), identity),
+        ),
       writeScope: ofOwnRoutes,
       computed: {
         logistic_route_title: titleOf(table, 'logistic_route_id', 'logistic_route'),

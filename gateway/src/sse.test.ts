@@ -48,4 +48,56 @@ describe('SSE fan-out', () => {
     hub.dispatch(walletEvent(11, 'третье')); // redelivered
     expect(b.titles()).toEqual(['второе', 'третье']);
   });
+
+  it('sends an order change to its client and its operator on the card and the list streams, to nobody else', () => {
+    hub = new SseHub(async () => null, createLogger('test', 'silent'));
+    const as = (client_ids: number[], operator_ids: number[], roles: Identity['roles']): Identity => ({
+      ...admin,
+      roles,
+      client_ids,
+      operator_ids,
+    });
+    const card = browser();
+    const list = browser();
+    const operatorList = browser();
+    const stranger = browser();
+    hub.add({
+      identity: as([1], [], ['client']),
+      userId: 2,
+      tokenHash: 'a',
+      type: 'client_order_item',
+      param: 5,
+      res: card.res,
+    });
+    hub.add({ identity: as([1], [], ['client']), userId: 2, tokenHash: 'b', type: 'order', res: list.res });
+    hub.add({
+      identity: as([], [3], ['operator']),
+      userId: 3,
+      tokenHash: 'c',
+      type: 'order',
+      res: operatorList.res,
+    });
+    hub.add({
+      identity: as([2], [], ['client']),
+      userId: 4,
+      tokenHash: 'd',
+      type: 'order',
+      res: stranger.res,
+    });
+    hub.dispatch({
+      ...walletEvent(1, ''),
+      source: 'svc-orders',
+      key: '5',
+      data: {
+        entity: 'client_order',
+        id: 5,
+        op: 'updated',
+        row: { id: 5, title: 'заказ 5', client_id: 1, operator_id: 3 },
+      },
+    });
+    expect(card.titles()).toEqual(['заказ 5']);
+    expect(list.titles()).toEqual(['заказ 5']);
+    expect(operatorList.titles()).toEqual(['заказ 5']);
+    expect(stranger.titles()).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  clientOrder,
   ENTITY_TOPICS,
   EntityChanged,
   wallet,
@@ -10,9 +11,17 @@ import { ownsValues, type Logger } from '@caravan/service-kit';
 import type { Response } from 'express';
 import type { ResolvedSession } from './domain/identityCache';
 
-/** Browser stream types (spec §7) and the entity whose changes feed each one. */
+/**
+ * Browser stream types (spec §7) and the entity whose changes feed each one: `wallet_item` (param: a
+ * wallet id), `client_order_item` (param: an order id, the open card), `order` (every order the user
+ * may see, for lists). A stream without a type gets every type.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const STREAMS: Record<string, EntityContract<any>> = { wallet_item: wallet };
+const STREAMS: Record<string, EntityContract<any>> = {
+  wallet_item: wallet,
+  client_order_item: clientOrder,
+  order: clientOrder,
+};
 
 /** The topics the SSE streams are fed from. */
 export const SSE_TOPICS: readonly string[] = [
@@ -95,23 +104,24 @@ export class SseHub {
       this.log.warn({ err }, 'sse: skipping an invalid event');
       return;
     }
-    const type = Object.entries(STREAMS).find(([, c]) => c.name === change.entity)?.[0];
-    const contract = type ? STREAMS[type] : undefined;
-    if (!type || !contract || this.isStale(change, envelope)) return;
-    const payload = JSON.stringify({
-      ok: true,
-      type,
-      id: change.id,
-      op: change.op,
-      amount: change.row.amount,
-      item: change.row,
-    });
-    for (const client of this.clients) {
-      if (client.type && client.type !== type) continue;
-      if (client.param !== undefined && client.param !== change.id) continue;
-      if (contract.ownership && !ownsValues(client.identity, contract.ownership, change.row)) continue;
-      client.res.write(`event: ${type}\ndata: ${payload}\n\n`);
-      this.delivered++;
+    const types = Object.entries(STREAMS).filter(([, c]) => c.name === change.entity);
+    if (!types.length || this.isStale(change, envelope)) return;
+    for (const [type, contract] of types) {
+      const payload = JSON.stringify({
+        ok: true,
+        type,
+        id: change.id,
+        op: change.op,
+        amount: change.row.amount,
+        item: change.row,
+      });
+      for (const client of this.clients) {
+        if (client.type ? client.type !== type : type !== types[0]![0]) continue;
+        if (client.param !== undefined && client.param !== change.id) continue;
+        if (contract.ownership && !ownsValues(client.identity, contract.ownership, change.row)) continue;
+        client.res.write(`event: ${type}\ndata: ${payload}\n\n`);
+        this.delivered++;
+      }
     }
   }
 

@@ -47,6 +47,9 @@ const FIELDS: FieldDef[] = [
   { name: 'volume', label: 'calculator.volume', kind: 'decimal' },
 ];
 
+/** The quote's columns; the price right after the tariff, so it is seen first on any screen. */
+const QUOTE_COLUMNS = ['route', 'price', 'operator', 'days', 'density', 'rate', 'commission'] as const;
+
 /**
  * Tariff calculator /logistic_route/widget: from a Chinese city to an arrival warehouse, for a product
  * type, weight and volume → the active routes that carry it, priced from their density tables in
@@ -80,6 +83,25 @@ export default function Calculator() {
     }
   };
 
+  const quoteCell = (column: (typeof QUOTE_COLUMNS)[number], q: RouteQuote) => {
+    switch (column) {
+      case 'route':
+        return `${q.title} (${t(`enums.type.${q.type}`, { defaultValue: ROUTE_TYPE_LABELS[q.type] })})`;
+      case 'price':
+        return <strong>{formatMoney(q.price_usd, '$')}</strong>;
+      case 'operator':
+        return q.operator_title;
+      case 'days':
+        return t('calculator.daysRange', { from: q.days_from ?? '?', to: q.days_to ?? '?' });
+      case 'density':
+        return formatNumber(q.density);
+      case 'rate':
+        return `${formatMoney(q.rate, '$')} / ${q.unit === 'kg' ? t('calculator.perKg') : t('calculator.perM3')}`;
+      case 'commission':
+        return formatPercent(q.buyout_commission);
+    }
+  };
+
   return (
     <Card className="caravan-calculator">
       <H3>{t('pages.calculator')}</H3>
@@ -110,35 +132,23 @@ export default function Calculator() {
         (data.length === 0 ? (
           <NonIdealState icon="search" title={t('common.nothingFound')} />
         ) : (
-          <HTMLTable striped className="caravan-list-table" data-testid="quotes">
+          <HTMLTable striped className="caravan-list-table caravan-stack-table" data-testid="quotes">
             <thead>
               <tr>
-                <th>{t('calculator.route')}</th>
-                <th>{t('calculator.operator')}</th>
-                <th>{t('calculator.days')}</th>
-                <th>{t('calculator.density')}</th>
-                <th>{t('calculator.rate')}</th>
-                <th>{t('calculator.commission')}</th>
-                <th>{t('calculator.price')}</th>
+                {QUOTE_COLUMNS.map((c) => (
+                  <th key={c}>{t(`calculator.${c}`)}</th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {data.map((q) => (
                 <tr key={q.logistic_route_id} data-testid="quote">
-                  <td>
-                    {q.title} ({t(`enums.type.${q.type}`, { defaultValue: ROUTE_TYPE_LABELS[q.type] })})
-                  </td>
-                  <td>{q.operator_title}</td>
-                  <td>{t('calculator.daysRange', { from: q.days_from ?? '?', to: q.days_to ?? '?' })}</td>
-                  <td>{formatNumber(q.density)}</td>
-                  <td>
-                    {formatMoney(q.rate, '$')} /{' '}
-                    {q.unit === 'kg' ? t('calculator.perKg') : t('calculator.perM3')}
-                  </td>
-                  <td>{formatPercent(q.buyout_commission)}</td>
-                  <td>
-                    <strong>{formatMoney(q.price_usd, '$')}</strong>
-                  </td>
+                  {QUOTE_COLUMNS.map((c) => (
+                    // the column's name goes along: on a phone each quote is a card of «name: value» lines
+                    <td key={c} data-label={t(`calculator.${c}`)}>
+                      {quoteCell(c, q)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

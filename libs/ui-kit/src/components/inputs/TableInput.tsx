@@ -19,7 +19,7 @@ export function TableInput(props: {
   const columns = props.field.columns ?? [];
   const setRow = (i: number, row: Values) => props.onChange(rows.map((r, j) => (j === i ? row : r)));
   return (
-    <div className="caravan-table-input" data-testid={`table-${props.field.name}`}>
+    <div className="caravan-table-input caravan-scroll-x" data-testid={`table-${props.field.name}`}>
       <HTMLTable compact>
         <thead>
           <tr>
@@ -88,50 +88,54 @@ export function WorkingHoursInput(props: {
       [day]: value,
     } as WorkingHours);
   return (
-    <HTMLTable compact className="caravan-hours">
-      <tbody>
-        {WEEKDAYS.map((day) => {
-          const open = hours[day] ?? null;
-          return (
-            <tr key={day}>
-              <th>{t(`weekdays.${day}`, { defaultValue: WEEKDAY_LABELS[day] })}</th>
-              <td>
-                <Switch
-                  checked={open !== null}
-                  disabled={props.disabled}
-                  label={open ? t('hours.open') : t('hours.dayOff')}
-                  onChange={(e) => set(day, e.currentTarget.checked ? { from: '09:00', to: '18:00' } : null)}
-                />
-              </td>
-              <td>
-                {open && (
-                  <span className="caravan-hours-range">
-                    <InputGroup
-                      className="caravan-time"
-                      placeholder="ЧЧ:ММ"
-                      maxLength={5}
-                      aria-label={`${WEEKDAY_LABELS[day]}: ${t('hours.from')}`}
-                      value={open.from}
-                      disabled={props.disabled}
-                      onValueChange={(from) => set(day, { ...open, from })}
-                    />
-                    –
-                    <InputGroup
-                      className="caravan-time"
-                      placeholder="ЧЧ:ММ"
-                      maxLength={5}
-                      aria-label={`${WEEKDAY_LABELS[day]}: ${t('hours.to')}`}
-                      value={open.to}
-                      disabled={props.disabled}
-                      onValueChange={(to) => set(day, { ...open, to })}
-                    />
-                  </span>
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </HTMLTable>
+    <div className="caravan-hours-box caravan-scroll-x">
+      <HTMLTable compact className="caravan-hours">
+        <tbody>
+          {WEEKDAYS.map((day) => {
+            const open = hours[day] ?? null;
+            return (
+              <tr key={day}>
+                <th>{t(`weekdays.${day}`, { defaultValue: WEEKDAY_LABELS[day] })}</th>
+                <td>
+                  <Switch
+                    checked={open !== null}
+                    disabled={props.disabled}
+                    label={open ? t('hours.open') : t('hours.dayOff')}
+                    onChange={(e) =>
+                      set(day, e.currentTarget.checked ? { from: '09:00', to: '18:00' } : null)
+                    }
+                  />
+                </td>
+                <td>
+                  {open && (
+                    <span className="caravan-hours-range">
+                      <InputGroup
+                        className="caravan-time"
+                        placeholder="ЧЧ:ММ"
+                        maxLength={5}
+                        aria-label={`${WEEKDAY_LABELS[day]}: ${t('hours.from')}`}
+                        value={open.from}
+                        disabled={props.disabled}
+                        onValueChange={(from) => set(day, { ...open, from })}
+                      />
+                      –
+                      <InputGroup
+                        className="caravan-time"
+                        placeholder="ЧЧ:ММ"
+                        maxLength={5}
+                        aria-label={`${WEEKDAY_LABELS[day]}: ${t('hours.to')}`}
+                        value={open.to}
+                        disabled={props.disabled}
+                        onValueChange={(to) => set(day, { ...open, to })}
+                      />
+                    </span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }

@@ -1,0 +1,78 @@
+import type { Page } from '@playwright/test';
+import { ADMIN, CLIENT, expect, field, login, test } from './support';
+
+/** What a newcomer trips over on first walk through every screen, desktop and phone. */
+
+const PHONE = { width: 390, height: 844 };
+
+/** The page does not scroll sideways: nothing in it is wider than the screen. */
+async function fitsTheScreen(page: Page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(PHONE.width);
+  const form = await page.locator('.caravan-item-page').boundingBox();
+  expect(form!.x + form!.width).toBeLessThanOrEqual(PHONE.width);
+}
+
+/** Logs in on the desktop layout (the phone's menu is a drawer), then turns the window into a phone. */
+async function loginOnPhone(page: Page, user: { email: string; password: string }) {
+  await login(page, user);
+  await page.setViewportSize(PHONE);
+}
+
+/** The seeded route Иу → Москва, Складочная for toys: 300 kg in 2 m³ costs 750 $. */
+async function fillCalculator(page: Page, weight: string) {
+  await page.goto('/logistic_route/widget');
+  for (const [label, search, option] of [
+    ['откуда (город в Китае)', 'Иу', 'Иу'],
+    ['склад прибытия', 'Складочная', 'Москва, Складочная'],
+    ['тип товара', 'Игрушки', 'Игрушки'],
+  ] as const) {
+    await field(page, label).click();
+    const popover = page.locator('.caravan-ref-menu').last();
+    await popover.getByLabel('поиск').fill(search);
+    await popover.getByRole('menuitem', { name: option, exact: true }).click();
+  }
+  await field(page, 'вес, кг').fill(weight);
+  await field(page, 'объём, м³').fill('2');
+}
+
+test.describe('on a phone', () => {
+  test('item pages fit the screen: one column of fields, wide tables scroll inside their own box', async ({
+    page,
+  }) => {
+    await loginOnPhone(page, ADMIN);
+    for (const path of ['/operator/1', '/logistic_route/1']) {
+      await page.goto(path);
+      await expect(page.getByTestId('item-page')).toBeVisible();
+      await expect(field(page, 'название')).toBeVisible();
+      await fitsTheScreen(page);
+      const input = await field(page, 'название').boundingBox();
+      expect(input!.x + input!.width).toBeLessThanOrEqual(PHONE.width);
+    }
+    // the operator's carriers table is wider than the phone: it scrolls in its box, the page does not
+    await page.goto('/operator/1');
+    const table = page.getByTestId('table-transport_company_data');
+    await expect(table).toBeVisible();
+    const box = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(box.scroll).toBeGreaterThan(box.client);
+    await fitsTheScreen(page);
+  });
+
+  test("the client's own page fits the screen", async ({ page }) => {
+    await loginOnPhone(page, CLIENT);
+    await page.goto('/client/1');
+    await expect(page.getByTestId('item-page')).toBeVisible();
+    await fitsTheScreen(page);
+  });
+
+  test('the calculator shows the price of each quote within the screen', async ({ page }) => {
+    await loginOnPhone(page, CLIENT);
+    await fillCalculator(page, '300');
+    await page.getByRole('button', { name: 'рассчитать' }).click();
+    const price = page.getByTestId('quote').locator('td[data-label="стоимость"]');
+    await expect(price).toHaveText(/750,00\s\$/);
+    await expect(price).toBeInViewport({ ratio: 1 });
+    const box = await price.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+  });
+});

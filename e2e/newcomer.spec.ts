@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, CLIENT, expect, field, login, test } from './support';
+import { ADMIN, CLIENT, expect, field, login, OPERATOR, test } from './support';
 
 /** What a newcomer trips over on first walk through every screen, desktop and phone. */
 
@@ -75,4 +75,39 @@ test.describe('on a phone', () => {
     const box = await price.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
   });
+});
+
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'путь к странице' });
+
+test('breadcrumbs name every page in Russian, pages outside the menu and the calculator included', async ({
+  page,
+}) => {
+  await login(page, OPERATOR);
+  for (const [path, title] of [
+    ['/exchange_rate', 'курсы валют'],
+    ['/legal_entity', 'юрлица'],
+    ['/bank_account', 'банковские счета'],
+    ['/logistic_route/widget', 'калькулятор'],
+  ]) {
+    await page.goto(path);
+    await expect(crumbs(page)).toHaveText(`Caravan${title}`);
+  }
+  await page.goto('/no/such/page');
+  await expect(crumbs(page)).toHaveText('Caravan');
+});
+
+test('the breadcrumb and «отмена» go back to the list as the user left it', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.goto('/city');
+  await page.getByLabel('поиск').fill('Моск');
+  await expect(page).toHaveURL(/q=/);
+  await page.getByTestId('document-row').filter({ hasText: 'Москва' }).click();
+  await expect(page).toHaveURL(/\/city\/\d+$/);
+  await page.getByRole('button', { name: 'отмена' }).click();
+  await expect(page).toHaveURL(/\/city\?q=%D0%9C/);
+  await expect(page.getByTestId('document-row')).toHaveCount(1);
+  await page.getByTestId('document-row').click();
+  await crumbs(page).getByText('города').click();
+  await expect(page).toHaveURL(/\/city\?q=%D0%9C/);
+  await expect(page.getByLabel('поиск')).toHaveValue('Моск');
 });

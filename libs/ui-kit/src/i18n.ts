@@ -96,6 +96,8 @@ const ru = {
     menu: 'меню',
     noNotifications: 'нет уведомлений',
     wallet: 'кошелёк',
+    crumbs: 'путь к странице',
+    crumbsHidden: 'скрытые разделы пути',
   },
   remote: {
     unavailableMenu: '{{title}}: недоступно',
@@ -281,6 +283,8 @@ const en: typeof ru & {
     menu: 'menu',
     noNotifications: 'no notifications',
     wallet: 'wallet',
+    crumbs: 'breadcrumbs',
+    crumbsHidden: 'hidden path sections',
   },
   remote: {
     unavailableMenu: '{{title}}: unavailable',

@@ -5,6 +5,7 @@ export * from './session';
 export * from './store';
 export * from './entityApi';
 export * from './fields';
+export * from './listUrl';
 export * from './view';
 export * from './upload';
 export * from './useDebounced';

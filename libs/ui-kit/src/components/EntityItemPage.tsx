@@ -2,7 +2,7 @@ import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@bluep
 import { MESSAGES, NEW_ID, wordsOf } from '@caravan/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useResolvedPath } from 'react-router-dom';
 import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
 import {
   changedValues,
@@ -12,6 +12,7 @@ import {
   type FieldDef,
   type Values,
 } from '../fields';
+import { listUrlOf } from '../listUrl';
 import { useCurrentUser } from '../session';
 import { toast } from '../toaster';
 import type { EntityView } from '../view';
@@ -31,6 +32,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const id = Number(useParams().id);
+  const listPath = useResolvedPath('..', { relative: 'path' }).pathname;
   const isNew = id === NEW_ID;
   const {
     data: stored,
@@ -135,7 +137,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
               loading={saving}
             />
           )}
-          <Button text={t('common.cancel')} onClick={() => navigate('..', { relative: 'path' })} />
+          <Button text={t('common.cancel')} onClick={() => navigate(listUrlOf(listPath))} />
           {deletable && !isNew && (
             <Button
               intent={deleted ? 'success' : 'danger'}

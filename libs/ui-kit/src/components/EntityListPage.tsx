@@ -14,13 +14,14 @@ import {
 import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES, type ListResult } from '@caravan/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   useDocumentListQuery,
   useDocumentSaveMutation,
   type EntityListArgs,
   type EntityRow,
 } from '../entityApi';
+import { rememberListUrl } from '../listUrl';
 import { useCurrentUser, userIsAdmin } from '../session';
 import { toast } from '../toaster';
 import { useDebounced } from '../useDebounced';
@@ -123,6 +124,10 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const filterFields = view.filters ?? [...filterableFields(view.fields), CREATED_AT];
   // search, sort, filters and the deleted toggle live in the URL: Back from an item restores them
   const [url, setUrl] = useSearchParams();
+  const location = useLocation();
+  useEffect(() => {
+    rememberListUrl(location.pathname, location.pathname + location.search);
+  }, [location.pathname, location.search]);
   const order = url.get('sort') ?? LIST_DEFAULT_ORDER;
   const deleted = url.get('deleted') === '1';
   const filters = filtersFromUrl(url.get('filters'), filterFields);

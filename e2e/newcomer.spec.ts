@@ -111,3 +111,54 @@ test('the breadcrumb and «отмена» go back to the list as the user left i
   await expect(page).toHaveURL(/\/city\?q=%D0%9C/);
   await expect(page.getByLabel('поиск')).toHaveValue('Моск');
 });
+
+test('a non-admin is not offered confidential columns to filter or sort by, nor a search that searches nothing', async ({
+  page,
+}) => {
+  await login(page, OPERATOR);
+  await page.goto('/exchange_rate');
+  await expect(page.getByTestId('list-count')).toHaveText(/\d/);
+  await expect(page.getByLabel('поиск')).toHaveCount(0);
+  await page.getByRole('button', { name: 'фильтр' }).click();
+  await expect(page.getByRole('menuitem', { name: 'курс ЦБ, ¥' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /входящая/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.goto('/extra_service');
+  await page.getByRole('button', { name: 'фильтр' }).click();
+  await expect(page.getByRole('menuitem', { name: 'название' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /себестоимость/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('list-sort').click();
+  await expect(page.getByRole('menuitem', { name: /себестоимость/ })).toHaveCount(0);
+});
+
+test('an admin is offered the confidential columns to filter by', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.goto('/exchange_rate');
+  await page.getByRole('button', { name: 'фильтр' }).click();
+  await expect(page.getByRole('menuitem', { name: 'входящая покупка, ¥' })).toBeVisible();
+});
+
+test('a calculation that works takes away the error toasts of the one before', async ({ page }) => {
+  await login(page, CLIENT);
+  await fillCalculator(page, 'abc');
+  await page.getByRole('button', { name: 'рассчитать' }).click();
+  const wrongWeight = page.locator('.bp6-toast').filter({ hasText: "неверное значение поля 'вес, кг'" });
+  await expect(wrongWeight).toBeVisible();
+  await field(page, 'вес, кг').fill('300');
+  await page.getByRole('button', { name: 'рассчитать' }).click();
+  await expect(page.getByTestId('quote')).toHaveCount(1);
+  await expect(wrongWeight).toHaveCount(0);
+});
+
+test('a saved form takes away the warnings it answered', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.goto('/country/-1');
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  const missing = page.locator('.bp6-toast').filter({ hasText: "не заполнено поле 'название'" });
+  await expect(missing).toBeVisible();
+  await field(page, 'название').fill(`Монголия ${Date.now().toString().slice(-6)}`);
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page.getByText('изменения сохранены')).toBeVisible();
+  await expect(missing).toHaveCount(0);
+});

@@ -76,6 +76,8 @@ export type FieldDef = {
   render?(props: FieldInputProps): ReactNode;
   /** spans the whole width of the form */
   wide?: boolean;
+  /** a confidential column (contract.confidential): never offered to non-admins to filter or sort by */
+  confidential?: boolean;
 };
 
 export const isEmpty = (v: unknown) =>
@@ -152,6 +154,7 @@ type ContractLike = {
   labels: Record<string, string>;
   required: readonly string[];
   refs?: Partial<Record<string, string>>;
+  confidential?: readonly string[];
 };
 
 /**
@@ -166,6 +169,7 @@ export function fieldsOf(contract: ContractLike, spec: Record<string, Partial<Fi
       label: contract.labels[name] ?? name,
       required: contract.required.includes(name),
       ...(entity ? { kind: 'ref' as const, entity } : {}),
+      ...(contract.confidential?.includes(name) ? { confidential: true } : {}),
       ...extra,
     };
   });

@@ -26,8 +26,10 @@ export type EntityView = {
   fields: FieldDef[];
   /** Fields offered in the filter menu (default: the filterable fields of the form, and the creation date). */
   filters?: FieldDef[];
-  /** Columns offered in the sort menu (default: every column). */
+  /** Columns offered in the sort menu (default: every column; confidential fields only to admins). */
   sort?: string[];
+  /** The list has a search box (default: true; false when the contract has no searchFields). */
+  searchable?: boolean;
   initial?(user: CurrentUser | null): Values;
   canCreate?(user: CurrentUser | null): boolean;
   canEdit?(user: CurrentUser | null, values: Values): boolean;

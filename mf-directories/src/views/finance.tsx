@@ -88,6 +88,7 @@ const rateColumn = (key: keyof typeof exchangeRate.fields.shape): ColumnDef => (
 export const exchangeRateView: EntityView = {
   entity: 'exchange_rate',
   title: 'pages.exchange_rate',
+  searchable: exchangeRate.searchFields.length > 0,
   canCreate: userIsStaff,
   canEdit: userIsStaff,
   itemTitle: (v) => formatDisplayDate(v.date as string),

@@ -121,7 +121,13 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const user = useCurrentUser();
-  const filterFields = view.filters ?? [...filterableFields(view.fields), CREATED_AT];
+  // the server refuses a non-admin's filter or sort on a confidential column: not offered at all
+  const hidden = new Set(
+    userIsAdmin(user) ? [] : view.fields.filter((f) => f.confidential).map((f) => f.name),
+  );
+  const filterFields = (view.filters ?? [...filterableFields(view.fields), CREATED_AT]).filter(
+    (f) => !hidden.has(f.name),
+  );
   // search, sort, filters and the deleted toggle live in the URL: Back from an item restores them
   const [url, setUrl] = useSearchParams();
   const location = useLocation();
@@ -199,7 +205,9 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const count = loaded[0]?.count;
   const empty = count?.total === 0;
   const canCreate = view.canCreate?.(user) ?? true;
-  const sortable = view.columns.filter((c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key));
+  const sortable = view.columns.filter(
+    (c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key) && !hidden.has(c.key),
+  );
   const [sortField, sortDir] = order.split(' ');
   const label = (key: string, fallback: string) => t(`fields.${key}`, { defaultValue: fallback });
   const sortColumn = sortable.find((c) => c.key === sortField);
@@ -233,13 +241,15 @@ export function EntityListPage({ view }: { view: EntityView }) {
         <span className="bp6-text-muted" data-testid="list-count">
           {countText}
         </span>
-        <InputGroup
-          leftIcon="search"
-          placeholder={t('common.search')}
-          value={search}
-          onValueChange={setSearch}
-          aria-label={t('common.search')}
-        />
+        {view.searchable !== false && (
+          <InputGroup
+            leftIcon="search"
+            placeholder={t('common.search')}
+            value={search}
+            onValueChange={setSearch}
+            aria-label={t('common.search')}
+          />
+        )}
         <PopoverNext
           placement="bottom-end"
           content={

@@ -10,7 +10,15 @@ import {
   ROUTE_TYPE_LABELS,
   type RouteQuote,
 } from '@caravan/contracts';
-import { baseApi, FieldInput, invalidFields, toast, type FieldDef, type Values } from '@caravan/ui-kit';
+import {
+  baseApi,
+  clearToasts,
+  FieldInput,
+  invalidFields,
+  toast,
+  type FieldDef,
+  type Values,
+} from '@caravan/ui-kit';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -64,7 +72,7 @@ export default function Calculator() {
 
   const refuse = (message: string, intent: 'warning' | 'danger') => {
     setData(null);
-    void toast(message, intent);
+    void toast(message, intent, 5000, 'calculator');
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -78,6 +86,7 @@ export default function Calculator() {
     }
     try {
       setData(await calculate(parsed.data).unwrap());
+      void clearToasts('calculator');
     } catch (err) {
       refuse((err as { message?: string }).message ?? MESSAGES.somethingWentWrong, 'danger');
     }

@@ -14,7 +14,7 @@ import {
 } from '../fields';
 import { listUrlOf } from '../listUrl';
 import { useCurrentUser } from '../session';
-import { toast } from '../toaster';
+import { clearToasts, toast } from '../toaster';
 import type { EntityView } from '../view';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FieldInput } from './FieldInput';
@@ -62,23 +62,27 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   const visible = view.fields.filter((f) => !f.hidden?.(values, user));
   const deleted = Boolean(stored?.deleted);
 
+  const toastGroup = `item:${view.entity}:${id}`;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const label = (f: FieldDef) => t(`fields.${f.name}`, { defaultValue: f.label });
     const missing = missingRequired(visible, values);
-    missing.forEach((f) => void toast(wordsOf(i18n.language).required(label(f)), 'warning'));
+    missing.forEach(
+      (f) => void toast(wordsOf(i18n.language).required(label(f)), 'warning', 5000, toastGroup),
+    );
     const invalid = invalidFields(visible, values, { label, language: i18n.language });
-    invalid.forEach((message) => void toast(message, 'warning'));
+    invalid.forEach((message) => void toast(message, 'warning', 5000, toastGroup));
     if (missing.length || invalid.length) return;
     const changes = changedValues(values, stored, visible);
     if (!isNew && !Object.keys(changes).length) return void toast(MESSAGES.nothingToUpdate);
     try {
       const row = await save({ entity: view.entity, values: { id, ...changes } }).unwrap();
+      void clearToasts(toastGroup);
       void toast(MESSAGES.changesSaved, 'success');
       if (isNew) navigate(`../${row.id}`, { replace: true, relative: 'path' });
       else setValues(row);
     } catch (err) {
-      void toast(errorText(err), 'danger');
+      void toast(errorText(err), 'danger', 5000, toastGroup);
     }
   };
 

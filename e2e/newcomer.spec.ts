@@ -162,3 +162,25 @@ test('a saved form takes away the warnings it answered', async ({ page }) => {
   await expect(page.getByText('изменения сохранены')).toBeVisible();
   await expect(missing).toHaveCount(0);
 });
+
+test('pages name roles, fields and formats in Russian, not by their internal names', async ({ page }) => {
+  await login(page, ADMIN);
+  await page.goto('/users');
+  const admin = page.getByTestId('document-row').filter({ hasText: ADMIN.email });
+  await expect(admin).toContainText('администратор');
+  await expect(admin).not.toContainText('admin,');
+  await admin.click();
+  await expect(page.getByRole('checkbox', { name: 'администратор' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'клиент' })).toBeVisible();
+  await expect(page.getByLabel('ID в Telegram')).toBeVisible();
+
+  await page.goto('/operator/1');
+  const carriers = page.getByTestId('table-transport_company_data');
+  await expect(carriers.getByRole('columnheader', { name: 'ID клиента в API' })).toBeVisible();
+  await expect(carriers.getByRole('columnheader', { name: 'токен доступа' })).toBeVisible();
+
+  await page.goto('/exchange_rate');
+  await page.getByRole('button', { name: 'фильтр' }).click();
+  await page.getByRole('menuitem', { name: 'дата' }).click();
+  await expect(page.getByPlaceholder('ДД-ММ-ГГГГ').first()).toBeVisible();
+});

@@ -3,6 +3,12 @@ import { z } from 'zod';
 export const ROLES = ['admin', 'operator', 'client'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
+/** How a role is named on the page. */
+export const ROLE_LABELS: Record<Role, string> = {
+  admin: 'администратор',
+  operator: 'оператор',
+  client: 'клиент',
+};
 
 export const USER_STATES = ['working', 'waiting_auth', 'fired'] as const;
 export const UserState = z.enum(USER_STATES);

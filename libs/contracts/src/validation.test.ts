@@ -41,7 +41,7 @@ describe('describeIssues', () => {
       "неверное значение поля 'данные доставки №2: город': не более 200 символов",
     );
     expect(fieldLabel(['transport_company_data', 0, 'api_data', 'client_id'], operator)).toBe(
-      'данные перевозчиков №1: client_id',
+      'данные перевозчиков №1: ID клиента в API',
     );
     expect(fieldLabel(['working_hours', 'mon', 'from'], operator)).toBe('часы работы: понедельник: с');
   });

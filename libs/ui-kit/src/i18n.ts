@@ -128,7 +128,10 @@ const ru = {
     state: 'состояние',
     clients: 'клиенты',
     operators: 'операторы',
+    telegramId: 'ID в Telegram',
   },
+  roles: { admin: 'администратор', operator: 'оператор', client: 'клиент' },
+  dates: { datePlaceholder: 'ДД-ММ-ГГГГ', dateTimePlaceholder: 'ДД-ММ-ГГГГ ЧЧ:ММ' },
   states: { working: 'работает', waiting_auth: 'ожидает подтверждения', fired: 'заблокирован' },
   profile: {
     title: 'Профиль',
@@ -400,7 +403,10 @@ const en: typeof ru & {
     state: 'state',
     clients: 'clients',
     operators: 'operators',
+    telegramId: 'Telegram ID',
   },
+  roles: { admin: 'administrator', operator: 'operator', client: 'client' },
+  dates: { datePlaceholder: 'DD-MM-YYYY', dateTimePlaceholder: 'DD-MM-YYYY HH:mm' },
   states: { working: 'working', waiting_auth: 'waiting for approval', fired: 'blocked' },
   profile: {
     title: 'Profile',

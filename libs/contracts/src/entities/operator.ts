@@ -56,8 +56,8 @@ export const TransportCompanyData = z.strictObject({
 export type TransportCompanyData = z.infer<typeof TransportCompanyData>;
 export const TRANSPORT_COMPANY_DATA_LABELS = {
   type: 'перевозчик',
-  'api_data.client_id': 'client_id',
-  'api_data.access_token': 'access_token',
+  'api_data.client_id': 'ID клиента в API',
+  'api_data.access_token': 'токен доступа',
   recipient_cost_commission: 'комиссия за наложенный платёж, %',
 } as const;
 

@@ -227,7 +227,7 @@ export const user = defineEntityContract({
     photo: 'фото',
     roles: 'роли',
     state: 'состояние',
-    telegram_id: 'telegram_id',
+    telegram_id: 'ID в Telegram',
   },
   required: ['email'],
   searchFields: ['email', 'first_name', 'last_name'],

@@ -17,6 +17,7 @@ import {
   PHONE_MESSAGE,
   type Role,
   type UserState,
+  ROLE_LABELS,
 } from '@caravan/contracts';
 import { LinkSection, toast } from '@caravan/ui-kit';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -28,7 +29,7 @@ const TEXT_FIELDS = [
   ['first_name', 'profile.firstName'],
   ['last_name', 'profile.lastName'],
   ['phone', 'profile.phone'],
-  ['telegram_id', 'telegram_id'],
+  ['telegram_id', 'users.telegramId'],
 ] as const;
 
 /** /users/{id} (admin): roles, state (approve, fire, reinstate), telegram_id, client and operator links. */
@@ -108,7 +109,7 @@ export function UserPage() {
             <Checkbox
               key={role}
               inline
-              label={role}
+              label={t(`roles.${role}`, { defaultValue: ROLE_LABELS[role] })}
               checked={form.roles.includes(role)}
               onChange={() => toggleRole(role)}
             />

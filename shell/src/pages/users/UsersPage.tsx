@@ -1,5 +1,5 @@
 import { Tag } from '@blueprintjs/core';
-import { user, USER_STATES } from '@caravan/contracts';
+import { ROLE_LABELS, user, USER_STATES, type Role } from '@caravan/contracts';
 import { EntityListPage, type EntityView } from '@caravan/ui-kit';
 
 const view: EntityView = {
@@ -11,7 +11,12 @@ const view: EntityView = {
     { key: 'id', label: 'id' },
     { key: 'email', label: user.labels.email },
     { key: 'last_name', label: 'имя', render: (row) => `${row.first_name} ${row.last_name}`.trim() },
-    { key: 'roles', label: user.labels.roles, render: (row) => (row.roles as string[]).join(', ') },
+    {
+      key: 'roles',
+      label: user.labels.roles,
+      render: (row, t) =>
+        (row.roles as Role[]).map((r) => t(`roles.${r}`, { defaultValue: ROLE_LABELS[r] })).join(', '),
+    },
     {
       key: 'state',
       label: user.labels.state,

@@ -10,6 +10,7 @@ import {
   parseDisplayDateTime,
 } from '@caravan/contracts';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 type Props = {
   value: string | null | undefined;
@@ -28,6 +29,7 @@ type Props = {
  * so the form shows it red and refuses to save it rather than keeping another date.
  */
 export function DateInput({ value, onChange, withTime, disabled, id, intent, ...rest }: Props) {
+  const { t } = useTranslation();
   const format = withTime ? formatDisplayDateTime : formatDisplayDate;
   const parse = withTime ? parseDisplayDateTime : parseDisplayDate;
   const isValue = withTime ? isIsoDateTime : isIsoDate;
@@ -52,7 +54,9 @@ export function DateInput({ value, onChange, withTime, disabled, id, intent, ...
       aria-label={rest['aria-label']}
       value={text}
       disabled={disabled}
-      placeholder={withTime ? DATETIME_FORMAT : DATE_FORMAT}
+      placeholder={t(withTime ? 'dates.dateTimePlaceholder' : 'dates.datePlaceholder', {
+        defaultValue: withTime ? DATETIME_FORMAT : DATE_FORMAT,
+      })}
       intent={valid ? (intent ?? 'none') : 'danger'}
       leftIcon={withTime ? 'time' : 'calendar'}
       onValueChange={change}

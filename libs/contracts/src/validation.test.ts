@@ -72,6 +72,12 @@ describe('describeIssues', () => {
     expect(issuesOf(rates, { cbr_rate_cny: 'abc' }, exchangeRate)).toBe(
       "неверное значение поля 'курс ЦБ, ¥': ожидается число с не более чем 4 знаками после запятой",
     );
+    expect(issuesOf(rates, { cbr_rate_cny: '99999999999999999' }, exchangeRate)).toBe(
+      "неверное значение поля 'курс ЦБ, ¥': слишком большое число: не более 10 цифр до запятой",
+    );
+    expect(issuesOf(z.object({ amount: Money }), { amount: '1234567890123.5' })).toBe(
+      "неверное значение поля 'amount': слишком большое число: не более 12 цифр до запятой",
+    );
     expect(issuesOf(rates, { cbr_rate_cny: true }, exchangeRate)).toBe(
       "неверное значение поля 'курс ЦБ, ¥': ожидается число",
     );

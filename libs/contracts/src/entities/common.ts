@@ -1,24 +1,41 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
 
+/** Digits before the decimal point every decimal column holds (numeric(14 + scale, scale) at most). */
+export const DECIMAL_INTEGER_DIGITS = 12;
+
+/**
+ * The refusal of a decimal text: too many digits before the point says so (a number the user typed
+ * right, only too large); anything else gets `message` (not a number, too many decimals).
+ */
+const decimalCheck =
+  (scale: number, message: string, integerDigits = DECIMAL_INTEGER_DIGITS) =>
+  (v: string, ctx: z.RefinementCtx): void => {
+    if (new RegExp(`^-?\\d{1,${integerDigits}}(\\.\\d{1,${scale}})?$`).test(v)) return;
+    const digits = /^-?(\d+)(\.\d+)?$/.exec(v)?.[1]?.length ?? 0;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        digits > integerDigits ? `слишком большое число: не более ${integerDigits} цифр до запятой` : message,
+    });
+  };
+
 /** A decimal on the wire (string, or a number that becomes one) with at most `scale` decimals: never a float. */
 export const DecimalText = (
   scale: number,
   message = `ожидается число с не более чем ${scale} знаками после запятой`,
+  integerDigits = DECIMAL_INTEGER_DIGITS,
 ) =>
   z
     .union([z.string(), z.number()])
     .transform((v) => (typeof v === 'number' ? String(v) : v.trim().replace(',', '.')))
-    .refine((v) => new RegExp(`^-?\\d{1,12}(\\.\\d{1,${scale}})?$`).test(v), message);
+    .superRefine(decimalCheck(scale, message, integerDigits));
 
 /** Money: numeric in the database, a decimal string on the wire (never a float). */
 export const Money = z
   .union([z.string(), z.number()])
   .transform((v) => (typeof v === 'number' ? v.toFixed(2) : v.trim()))
-  .refine(
-    (v) => /^-?\d{1,12}(\.\d{1,2})?$/.test(v),
-    'ожидается сумма с не более чем 2 знаками после запятой',
-  );
+  .superRefine(decimalCheck(2, 'ожидается сумма с не более чем 2 знаками после запятой'));
 
 /** A non-negative decimal with up to `scale` decimals, optionally bounded above. */
 export const NonNegative = (scale: number, max?: number) =>

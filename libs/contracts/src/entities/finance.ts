@@ -115,7 +115,8 @@ export const bankAccount = defineEntityContract({
 });
 export type BankAccount = BaseRow & z.infer<typeof bankAccount.fields>;
 
-const Rate = DecimalText(4).refine((v) => Number(v) > 0, 'курс должен быть больше 0');
+// numeric(14, 4): ten digits before the point
+const Rate = DecimalText(4, undefined, 10).refine((v) => Number(v) > 0, 'курс должен быть больше 0');
 const OptionalRate = Rate.nullable().default(null);
 
 export const exchangeRate = defineEntityContract({

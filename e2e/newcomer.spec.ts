@@ -88,7 +88,7 @@ test('breadcrumbs name every page in Russian, pages outside the menu and the cal
     ['/legal_entity', 'юрлица'],
     ['/bank_account', 'банковские счета'],
     ['/logistic_route/widget', 'калькулятор'],
-  ]) {
+  ] as const) {
     await page.goto(path);
     await expect(crumbs(page)).toHaveText(`Caravan${title}`);
   }

@@ -184,3 +184,81 @@ test('pages name roles, fields and formats in Russian, not by their internal nam
   await page.getByRole('menuitem', { name: 'дата' }).click();
   await expect(page.getByPlaceholder('ДД-ММ-ГГГГ').first()).toBeVisible();
 });
+
+test('a page with unsaved changes asks before leaving; «остаться» keeps the edits, «отмена» and a save pass', async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  const menu = page.getByRole('navigation', { name: 'меню' });
+  const ask = page
+    .getByRole('alertdialog')
+    .filter({ hasText: 'есть несохранённые изменения. уйти со страницы?' });
+  await page.goto('/country/1');
+  const title = await field(page, 'название').inputValue();
+  await field(page, 'название').fill(`${title} (правка)`);
+  await menu.getByText('города').click();
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'остаться' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page).toHaveURL(/\/country\/1$/);
+  await expect(field(page, 'название')).toHaveValue(`${title} (правка)`);
+
+  await crumbs(page).getByText('страны').click();
+  await ask.getByRole('button', { name: 'уйти' }).click();
+  await expect(page).toHaveURL(/\/country$/);
+
+  // «отмена» means dropping the edits: it leaves without asking; so does a new record's first save
+  await page.goto('/country/1');
+  await field(page, 'название').fill(`${title} (правка)`);
+  await page.getByRole('button', { name: 'отмена' }).click();
+  await expect(page).toHaveURL(/\/country$/);
+  await page.goto('/country/-1');
+  await field(page, 'название').fill(`Бутан ${Date.now().toString().slice(-6)}`);
+  await page.getByRole('button', { name: 'сохранить' }).click();
+  await expect(page).toHaveURL(/\/country\/\d+$/);
+  await menu.getByText('города').click();
+  await expect(page).toHaveURL(/\/city$/);
+  await expect(ask).toHaveCount(0);
+});
+
+test("the hand-written condition's example names the list's own fields, and it works as written", async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  await page.goto('/exchange_rate');
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'условие вручную' }).click();
+  const example = await field(page, 'условие вручную').getAttribute('placeholder');
+  expect(example).toBe('cbr_rate_cny > 10');
+  await field(page, 'условие вручную').fill(example!);
+  await page.getByRole('button', { name: 'применить' }).click();
+  await expect(page.getByTestId('document-row').first()).toBeVisible();
+  await expect(page.getByTestId('list-error')).toHaveCount(0);
+
+  await page.goto('/city');
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'условие вручную' }).click();
+  await expect(field(page, 'условие вручную')).toHaveAttribute('placeholder', "title like 'склад'");
+});
+
+test('a refused condition keeps the count line and offers «сбросить условие», which brings the rows back', async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  await page.goto('/city');
+  const count = page.getByTestId('list-count');
+  await expect(count).toHaveText(/\d/);
+  const before = await count.textContent();
+  await page.getByRole('button', { name: 'фильтр', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'условие вручную' }).click();
+  await field(page, 'условие вручную').fill("title = 'Москва' or 1=1");
+  await page.getByRole('button', { name: 'применить' }).click();
+  await expect(page.getByTestId('list-error')).toContainText('OR не поддерживается');
+  await expect(page.getByTestId('document-row')).toHaveCount(0);
+  await expect(count).toHaveText(before!);
+  await page.getByRole('button', { name: 'сбросить условие' }).click();
+  await expect(page.getByTestId('list-error')).toHaveCount(0);
+  await expect(page.getByTestId('document-row').first()).toBeVisible();
+  await expect(field(page, 'условие вручную')).toHaveValue('');
+  await expect(page).not.toHaveURL(/where=/);
+});

@@ -1,4 +1,11 @@
-import { fieldError, invalidFields, kindError, type FieldDef } from './fields';
+import {
+  fieldError,
+  hasUnsavedChanges,
+  invalidFields,
+  kindError,
+  rawWhereExample,
+  type FieldDef,
+} from './fields';
 
 const rate: FieldDef = { name: 'cbr_rate_cny', label: 'курс ЦБ, ¥', kind: 'decimal' };
 const date: FieldDef = { name: 'date', label: 'дата', kind: 'date' };
@@ -57,5 +64,29 @@ describe('what a form refuses to save', () => {
     expect(fieldError(discount, '101', {})).toBe('скидка не может быть больше 100%');
     expect(kindError(date, '2100-01-01')).not.toBeNull();
     expect(kindError(date, null)).toBeNull();
+  });
+});
+
+describe('whether an item page has unsaved changes', () => {
+  const title: FieldDef = { name: 'title', label: 'название' };
+  it('is clean as loaded, and an emptied field equals one never filled', () => {
+    expect(
+      hasUnsavedChanges({ title: 'Иу', cbr_rate_cny: 12 }, { title: 'Иу', cbr_rate_cny: 12 }, [title, rate]),
+    ).toBe(false);
+    expect(hasUnsavedChanges({ title: '' }, {}, [title])).toBe(false);
+  });
+  it('is dirty once a field differs', () => {
+    expect(hasUnsavedChanges({ title: 'Иу!' }, { title: 'Иу' }, [title])).toBe(true);
+  });
+});
+
+describe('the example of a hand-written condition', () => {
+  const title: FieldDef = { name: 'title', label: 'название' };
+  it("names the list's first number and text fields", () => {
+    expect(rawWhereExample([date, rate, title, days])).toBe("cbr_rate_cny > 10 and title like 'склад'");
+  });
+  it('falls back to the text field alone, or to the id', () => {
+    expect(rawWhereExample([date, title])).toBe("title like 'склад'");
+    expect(rawWhereExample([date])).toBe('id > 100');
   });
 });

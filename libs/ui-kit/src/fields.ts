@@ -208,3 +208,20 @@ export function changedValues(
   }
   return out;
 }
+
+/** Whether the form differs from what it started from (empty values, whatever their form, are equal). */
+export function hasUnsavedChanges(values: Values, base: Values, fields: readonly FieldDef[]): boolean {
+  const plain = (v: unknown) => JSON.stringify(isEmpty(v) ? null : v);
+  return fields.some(({ name }) => values[name] !== undefined && plain(values[name]) !== plain(base[name]));
+}
+
+const NUMERIC_KINDS = new Set<FieldKind | undefined>(['integer', 'decimal']);
+const TEXT_KINDS = new Set<FieldKind | undefined>([undefined, 'text', 'textarea']);
+
+/** An example of a hand-written condition made of the list's own fields (its first number and text). */
+export function rawWhereExample(fields: readonly FieldDef[]): string {
+  const number = fields.find((f) => NUMERIC_KINDS.has(f.kind));
+  const text = fields.find((f) => TEXT_KINDS.has(f.kind));
+  const parts = [number && `${number.name} > 10`, text && `${text.name} like 'склад'`].filter(Boolean);
+  return parts.length ? parts.join(' and ') : 'id > 100';
+}

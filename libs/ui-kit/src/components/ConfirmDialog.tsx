@@ -7,6 +7,7 @@ export function ConfirmDialog(props: {
   isOpen: boolean;
   text: ReactNode;
   confirmText: string;
+  cancelText?: string;
   intent?: Intent;
   onConfirm(): void;
   onCancel(): void;
@@ -17,7 +18,7 @@ export function ConfirmDialog(props: {
       isOpen={props.isOpen}
       intent={props.intent ?? 'primary'}
       confirmButtonText={props.confirmText}
-      cancelButtonText={t('common.cancel')}
+      cancelButtonText={props.cancelText ?? t('common.cancel')}
       onConfirm={props.onConfirm}
       onCancel={props.onCancel}
       canEscapeKeyCancel

@@ -1,11 +1,12 @@
 import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { MESSAGES, NEW_ID, wordsOf } from '@caravan/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useResolvedPath } from 'react-router-dom';
 import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
 import {
   changedValues,
+  hasUnsavedChanges,
   invalidFields,
   missingRequired,
   titleOfRow,
@@ -19,13 +20,14 @@ import type { EntityView } from '../view';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FieldInput } from './FieldInput';
 import { HistoryDialog } from './HistoryDialog';
+import { useLeaveGuard } from './LeaveGuard';
 
 const errorText = (err: unknown) => (err as { message?: string }).message ?? MESSAGES.somethingWentWrong;
 
 /**
  * The item page /{entity}/{id} (spec §2): id -1 is a new document and its first save lands on the
  * item's URL; save and cancel; required fields block the save with one toast per field; delete and
- * restore behind a confirmation; the history dialog.
+ * restore behind a confirmation; the history dialog; leaving unsaved edits asks first.
  */
 export function EntityItemPage({ view }: { view: EntityView }) {
   const { t, i18n } = useTranslation();
@@ -40,7 +42,8 @@ export function EntityItemPage({ view }: { view: EntityView }) {
     isFetching,
   } = useDocumentGetQuery({ entity: view.entity, id }, { skip: isNew || !Number.isInteger(id) });
   const [save, { isLoading: saving }] = useDocumentSaveMutation();
-  const [values, setValues] = useState<Values>(() => (isNew ? (view.initial?.(user) ?? {}) : {}));
+  const initial = useMemo(() => view.initial?.(user) ?? {}, [view, user]);
+  const [values, setValues] = useState<Values>(() => (isNew ? initial : {}));
   const [confirming, setConfirming] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
 
@@ -48,8 +51,12 @@ export function EntityItemPage({ view }: { view: EntityView }) {
     if (stored) setValues(stored);
   }, [stored]);
   useEffect(() => {
-    if (isNew) setValues(view.initial?.(user) ?? {});
-  }, [isNew, view, user]);
+    if (isNew) setValues(initial);
+  }, [isNew, initial]);
+  const base = isNew ? initial : stored;
+  const { dialog: leaveDialog, leaveFreely } = useLeaveGuard(
+    base !== undefined && hasUnsavedChanges(values, base, view.fields),
+  );
 
   if (!Number.isInteger(id)) return <NonIdealState icon="error" title={MESSAGES.notFound} />;
   if (!isNew && error) return <NonIdealState icon="error" title={errorText(error)} />;
@@ -79,7 +86,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
       const row = await save({ entity: view.entity, values: { id, ...changes } }).unwrap();
       void clearToasts(toastGroup);
       void toast(MESSAGES.changesSaved, 'success');
-      if (isNew) navigate(`../${row.id}`, { replace: true, relative: 'path' });
+      if (isNew) leaveFreely(() => navigate(`../${row.id}`, { replace: true, relative: 'path' }));
       else setValues(row);
     } catch (err) {
       void toast(errorText(err), 'danger', 5000, toastGroup);
@@ -141,7 +148,10 @@ export function EntityItemPage({ view }: { view: EntityView }) {
               loading={saving}
             />
           )}
-          <Button text={t('common.cancel')} onClick={() => navigate(listUrlOf(listPath))} />
+          <Button
+            text={t('common.cancel')}
+            onClick={() => leaveFreely(() => navigate(listUrlOf(listPath)))}
+          />
           {deletable && !isNew && (
             <Button
               intent={deleted ? 'success' : 'danger'}
@@ -163,6 +173,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
         onConfirm={() => void toggleDeleted()}
         onCancel={() => setConfirming(false)}
       />
+      {leaveDialog}
       {!isNew && (
         <HistoryDialog
           entity={view.entity}

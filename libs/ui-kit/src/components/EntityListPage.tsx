@@ -58,6 +58,8 @@ function ListPage(props: {
   onLoaded(key: string, index: number, loaded: Loaded): void;
   onOpen?(row: EntityRow): void;
   onRestore?(row: EntityRow): void;
+  /** offered under a refusal: drops the admin's hand-written condition */
+  onResetRaw?(): void;
 }) {
   const { t } = useTranslation();
   const { data, error } = useDocumentListQuery({
@@ -77,8 +79,19 @@ function ListPage(props: {
   if (error)
     return (
       <tr>
-        <td colSpan={props.columns.length + 1} className="caravan-error" data-testid="list-error">
-          {(error as { message?: string }).message ?? MESSAGES.somethingWentWrong}
+        <td colSpan={props.columns.length + 1} className="caravan-error">
+          <span data-testid="list-error">
+            {(error as { message?: string }).message ?? MESSAGES.somethingWentWrong}
+          </span>
+          {props.onResetRaw && (
+            <Button
+              className="caravan-error-action"
+              size="small"
+              icon="cross"
+              text={t('list.resetRawWhere')}
+              onClick={props.onResetRaw}
+            />
+          )}
         </td>
       </tr>
     );
@@ -193,17 +206,18 @@ export function EntityListPage({ view }: { view: EntityView }) {
     return () => observer.disconnect();
   }, [hasMore, argsKey, pages]);
 
-  const onLoaded = useCallback(
-    (key: string, index: number, page: Loaded) =>
-      setLoadedState((l) => {
-        const current = l.key === key ? l.pages : {};
-        if (l.key === key && JSON.stringify(current[index]) === JSON.stringify(page)) return l;
-        return { key, pages: { ...current, [index]: page } };
-      }),
-    [],
-  );
-  const count = loaded[0]?.count;
-  const empty = count?.total === 0;
+  // the last count shown stays while a refused condition shows its message instead of rows
+  const [lastCount, setLastCount] = useState<Loaded['count']>();
+  const onLoaded = useCallback((key: string, index: number, page: Loaded) => {
+    if (index === 0 && page.count) setLastCount(page.count);
+    setLoadedState((l) => {
+      const current = l.key === key ? l.pages : {};
+      if (l.key === key && JSON.stringify(current[index]) === JSON.stringify(page)) return l;
+      return { key, pages: { ...current, [index]: page } };
+    });
+  }, []);
+  const empty = loaded[0]?.count?.total === 0;
+  const count = loaded[0] ? (loaded[0].count ?? lastCount) : undefined;
   const canCreate = view.canCreate?.(user) ?? true;
   const sortable = view.columns.filter(
     (c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key) && !hidden.has(c.key),
@@ -298,7 +312,11 @@ export function EntityListPage({ view }: { view: EntityView }) {
       <FilterPanel
         filters={filters}
         onChange={setFilters}
-        raw={rawOpen ? { value: rawText, onApply: (text) => update({ where: text }) } : undefined}
+        raw={
+          rawOpen
+            ? { value: rawText, fields: filterFields, onApply: (text) => update({ where: text }) }
+            : undefined
+        }
       />
       {empty ? (
         <NonIdealState icon="search" title={t('common.nothingFound')} />
@@ -323,6 +341,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
                 columns={view.columns}
                 onLoaded={onLoaded}
                 onOpen={view.itemPage === false ? undefined : (row) => navigate(String(row.id))}
+                onResetRaw={rawText ? () => update({ where: null }) : undefined}
                 onRestore={
                   deleted && (view.canDelete?.(user) ?? view.canEdit?.(user, {}) ?? true)
                     ? setRestoring

@@ -2,7 +2,7 @@ import { Button, Card, HTMLSelect, Menu, MenuItem, PopoverNext, Switch, TextArea
 import type { WhereCondition } from '@caravan/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isEmpty, kindError, type FieldDef } from '../fields';
+import { isEmpty, kindError, rawWhereExample, type FieldDef } from '../fields';
 import { FieldInput } from './FieldInput';
 
 const COMPARABLE = new Set(['integer', 'decimal', 'date', 'datetime']);
@@ -100,10 +100,10 @@ export function FilterMenu(props: { fields: FieldDef[]; onAdd(filter: ActiveFilt
 export function FilterPanel(props: {
   filters: ActiveFilter[];
   onChange(filters: ActiveFilter[]): void;
-  raw?: { value: string; onApply(text: string): void };
+  /** the hand-written condition applied and the list's fields its example names */
+  raw?: { value: string; fields: FieldDef[]; onApply(text: string): void };
 }) {
   const { t } = useTranslation();
-  const [rawText, setRawText] = useState(props.raw?.value ?? '');
   const set = (i: number, patch: Partial<ActiveFilter>) =>
     props.onChange(props.filters.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   if (!props.filters.length && !props.raw) return null;
@@ -150,22 +150,29 @@ export function FilterPanel(props: {
           />
         </div>
       ))}
-      {props.raw && (
-        <div className="caravan-filter-row">
-          <label className="caravan-filter-label" htmlFor="filter-raw-where">
-            {t('list.rawWhere')}
-          </label>
-          <TextArea
-            id="filter-raw-where"
-            className="caravan-filter-value"
-            aria-label={t('list.rawWhere')}
-            placeholder="amount > 100 and title like 'склад'"
-            value={rawText}
-            onChange={(e) => setRawText(e.currentTarget.value)}
-          />
-          <Button text={t('list.apply')} onClick={() => props.raw!.onApply(rawText.trim())} />
-        </div>
-      )}
+      {props.raw && <RawWhere key={props.raw.value} {...props.raw} />}
     </Card>
+  );
+}
+
+/** The admin's condition box; keyed by the applied condition, so a reset empties it too. */
+function RawWhere(props: { value: string; fields: FieldDef[]; onApply(text: string): void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(props.value);
+  return (
+    <div className="caravan-filter-row">
+      <label className="caravan-filter-label" htmlFor="filter-raw-where">
+        {t('list.rawWhere')}
+      </label>
+      <TextArea
+        id="filter-raw-where"
+        className="caravan-filter-value"
+        aria-label={t('list.rawWhere')}
+        placeholder={rawWhereExample(props.fields)}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+      />
+      <Button text={t('list.apply')} onClick={() => props.onApply(text.trim())} />
+    </div>
   );
 }

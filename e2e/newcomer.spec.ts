@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, CLIENT, expect, field, login, OPERATOR, test } from './support';
+import { ADMIN, CLIENT, expect, field, fillCalculator, login, OPERATOR, test } from './support';
 
 /** What a newcomer trips over on first walk through every screen, desktop and phone. */
 
@@ -17,23 +17,6 @@ async function fitsTheScreen(page: Page) {
 async function loginOnPhone(page: Page, user: { email: string; password: string }) {
   await login(page, user);
   await page.setViewportSize(PHONE);
-}
-
-/** The seeded route Иу → Москва, Складочная for toys: 300 kg in 2 m³ costs 750 $. */
-async function fillCalculator(page: Page, weight: string) {
-  await page.goto('/logistic_route/widget');
-  for (const [label, search, option] of [
-    ['откуда (город в Китае)', 'Иу', 'Иу'],
-    ['склад прибытия', 'Складочная', 'Москва, Складочная'],
-    ['тип товара', 'Игрушки', 'Игрушки'],
-  ] as const) {
-    await field(page, label).click();
-    const popover = page.locator('.caravan-ref-menu').last();
-    await popover.getByLabel('поиск').fill(search);
-    await popover.getByRole('menuitem', { name: option, exact: true }).click();
-  }
-  await field(page, 'вес, кг').fill(weight);
-  await field(page, 'объём, м³').fill('2');
 }
 
 test.describe('on a phone', () => {

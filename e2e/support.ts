@@ -41,3 +41,20 @@ export async function callAsPage(page: Page, method: string, params: unknown) {
 /** A form control by its label, whether or not the label marks it required ('название *'). */
 export const field = (scope: Page | Locator, label: string) =>
   scope.getByLabel(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?\\s*$`));
+
+/** The seeded route Иу → Москва, Складочная for toys: 300 kg in 2 m³ costs 750 $. */
+export async function fillCalculator(page: Page, weight: string) {
+  await page.goto('/logistic_route/widget');
+  for (const [label, search, option] of [
+    ['откуда (город в Китае)', 'Иу', 'Иу'],
+    ['склад прибытия', 'Складочная', 'Москва, Складочная'],
+    ['тип товара', 'Игрушки', 'Игрушки'],
+  ] as const) {
+    await field(page, label).click();
+    const popover = page.locator('.caravan-ref-menu').last();
+    await popover.getByLabel('поиск').fill(search);
+    await popover.getByRole('menuitem', { name: option, exact: true }).click();
+  }
+  await field(page, 'вес, кг').fill(weight);
+  await field(page, 'объём, м³').fill('2');
+}

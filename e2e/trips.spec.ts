@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, callAsPage, CLIENT, expect, field, login, OPERATOR, test } from './support';
+import { ADMIN, callAsPage, CLIENT, expect, field, fillCalculator, login, OPERATOR, test } from './support';
 
 /** What the user trips over (issue 8 §4): each refusal names the field and changes nothing. */
 
@@ -118,19 +118,7 @@ test('messages name fields by their labels in plain words, one per field', async
 
 test('a calculator refusal clears the previous result', async ({ page }) => {
   await login(page, CLIENT);
-  await page.goto('/logistic_route/widget');
-  for (const [label, search, option] of [
-    ['откуда (город в Китае)', 'Иу', 'Иу'],
-    ['склад прибытия', 'Складочная', 'Москва, Складочная'],
-    ['тип товара', 'Игрушки', 'Игрушки'],
-  ] as const) {
-    await field(page, label).click();
-    const popover = page.locator('.caravan-ref-menu').last();
-    await popover.getByLabel('поиск').fill(search);
-    await popover.getByRole('menuitem', { name: option, exact: true }).click();
-  }
-  await field(page, 'вес, кг').fill('300');
-  await field(page, 'объём, м³').fill('2');
+  await fillCalculator(page, '300');
   await page.getByRole('button', { name: 'рассчитать' }).click();
   await expect(page.getByTestId('quote')).toHaveCount(1);
   await expect(page.getByTestId('quote')).toContainText(/750,00\s\$/);

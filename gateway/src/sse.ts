@@ -1,5 +1,6 @@
 import {
   clientOrder,
+  clientOrderPosition,
   ENTITY_TOPICS,
   EntityChanged,
   wallet,
@@ -7,25 +8,43 @@ import {
   type EventEnvelope,
   type Identity,
 } from '@caravan/contracts';
-import { ownsValues, type Logger } from '@caravan/service-kit';
+import { ownsValues, type Logger, type Ownership } from '@caravan/service-kit';
 import type { Response } from 'express';
 import type { ResolvedSession } from './domain/identityCache';
 
+/** One entity feeding a stream: who owns its rows, and which row field the stream's param matches. */
+type Feed = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  contract: EntityContract<any>;
+  ownership: Ownership;
+  paramField: string;
+};
+const ORDER_OWNERS: Ownership = { client: 'client_id', operator: 'operator_id' };
+const orderFeeds: Feed[] = [
+  { contract: clientOrder, ownership: ORDER_OWNERS, paramField: 'id' },
+  // positions' events carry their order's client and operator (svc-orders' toEvent)
+  { contract: clientOrderPosition, ownership: ORDER_OWNERS, paramField: 'client_order_id' },
+];
+
 /**
- * Browser stream types (spec §7) and the entity whose changes feed each one: `wallet_item` (param: a
- * wallet id), `client_order_item` (param: an order id, the open card), `order` (every order the user
- * may see, for lists). A stream without a type gets every type.
+ * Browser stream types (spec §7) and the entities whose changes feed each one: `wallet_item` (param: a
+ * wallet id), `client_order_item` (param: an order id, the open card: the order and its positions),
+ * `order` (every order and position the user may see, for lists). A stream without a type gets every
+ * type. Each message names its `entity`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const STREAMS: Record<string, EntityContract<any>> = {
-  wallet_item: wallet,
-  client_order_item: clientOrder,
-  order: clientOrder,
+const STREAMS: Record<string, Feed[]> = {
+  wallet_item: [{ contract: wallet, ownership: wallet.ownership!, paramField: 'id' }],
+  client_order_item: orderFeeds,
+  order: orderFeeds,
 };
 
 /** The topics the SSE streams are fed from. */
 export const SSE_TOPICS: readonly string[] = [
-  ...new Set(Object.values(STREAMS).map((c) => ENTITY_TOPICS[c.name as keyof typeof ENTITY_TOPICS])),
+  ...new Set(
+    Object.values(STREAMS)
+      .flat()
+      .map((f) => ENTITY_TOPICS[f.contract.name as keyof typeof ENTITY_TOPICS]),
+  ),
 ];
 
 export type SseClient = {
@@ -104,12 +123,15 @@ export class SseHub {
       this.log.warn({ err }, 'sse: skipping an invalid event');
       return;
     }
-    const types = Object.entries(STREAMS).filter(([, c]) => c.name === change.entity);
+    const types = Object.entries(STREAMS).flatMap(([type, feeds]) =>
+      feeds.filter((f) => f.contract.name === change.entity).map((feed) => [type, feed] as const),
+    );
     if (!types.length || this.isStale(change, envelope)) return;
-    for (const [type, contract] of types) {
+    for (const [type, feed] of types) {
       const payload = JSON.stringify({
         ok: true,
         type,
+        entity: change.entity,
         id: change.id,
         op: change.op,
         amount: change.row.amount,
@@ -117,8 +139,9 @@ export class SseHub {
       });
       for (const client of this.clients) {
         if (client.type ? client.type !== type : type !== types[0]![0]) continue;
-        if (client.param !== undefined && client.param !== change.id) continue;
-        if (contract.ownership && !ownsValues(client.identity, contract.ownership, change.row)) continue;
+        if (client.param !== undefined && client.param !== Number(change.row[feed.paramField] ?? change.id))
+          continue;
+        if (!ownsValues(client.identity, feed.ownership, change.row)) continue;
         client.res.write(`event: ${type}\ndata: ${payload}\n\n`);
         this.delivered++;
       }

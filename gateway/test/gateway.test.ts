@@ -168,3 +168,50 @@ describe('live wallet updates over SSE', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('live order updates over SSE', () => {
+  it("pushes an order's position changes to the open card of its client and not to another client", async () => {
+    type Row = { id: number; client_list?: { id: number }[]; operator_id?: number; state?: string };
+    const list = async (method: string) =>
+      (await call(system.url, admin, method, { per_page: 100 })).body.result.items as Row[];
+    const operator = (await list('operator_list')).find((o) => o.client_list?.some((c) => c.id === 1))!;
+    const route = (await list('logistic_route_list')).find((r) => r.operator_id === operator.id)!;
+    const created = await call(system.url, client1, 'client_order_update', {
+      id: -1,
+      client_id: 1,
+      operator_id: operator.id,
+      logistic_route_id: route.id,
+      title: 'Заказ для SSE',
+      buyout_type: 'operator',
+      delivery_type: 'to_door',
+    });
+    expect(created.body.message).toBeUndefined();
+    const orderId = created.body.result.id as number;
+
+    const card = openSse(system.url, client1, `&type=client_order_item&param=${orderId}`);
+    const stranger = openSse(system.url, client2, '&type=order');
+    expect(await card.ready).toBe(200);
+    expect(await stranger.ready).toBe(200);
+    await eventually('two SSE connections', async () => system.gateway.hub.size === 2);
+
+    const added = await call(system.url, client1, 'client_order_position_update', {
+      id: -1,
+      client_order_id: orderId,
+      title: 'Кроссовки',
+      price_cny: '100',
+      amount: '2',
+    });
+    expect(added.body.ok).toBe(true);
+    const event = await eventually('the position on the open card', async () =>
+      card.events.find((e) => e.data.entity === 'client_order_position'),
+    );
+    expect(event).toMatchObject({
+      event: 'client_order_item',
+      data: { ok: true, id: added.body.result.id, item: { title: 'Кроссовки', client_order_id: orderId } },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stranger.events).toHaveLength(0);
+    card.close();
+    stranger.close();
+  });
+});

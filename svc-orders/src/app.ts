@@ -1,4 +1,4 @@
-import type { ServiceOptions } from '@caravan/service-kit';
+import type { EntityStore, ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
 import { registerClient } from './procedures/client';
@@ -18,8 +18,10 @@ export const ordersService = (env?: Record<string, string | undefined>): Service
     registerClient(kit);
     registerProvider(kit);
     registerUploads(kit);
-    const positions = registerClientOrderPosition(kit);
-    const orders = registerClientOrder(kit, positions);
+    // each entity's writes reprice the order, so each needs the other's store
+    const stores: { orders?: EntityStore } = {};
+    const positions = registerClientOrderPosition(kit, () => stores.orders!);
+    const orders = (stores.orders = registerClientOrder(kit, positions));
     registerPositionAction(kit, positions, orders);
   },
 });

@@ -2,6 +2,9 @@ import {
   amountWithFee,
   applyPriceAdjustment,
   convertToRubles,
+  derivedPrices,
+  packagePriceRur,
+  positionDeliveryEstimates,
   currencyRate,
   deliveryDue,
   orderBuyoutPriceRur,
@@ -442,5 +445,110 @@ describe('the weight mismatch hint', () => {
     expect(orderWeightMismatchHint('10', [...positions, { weight: '1', amount: '0' }])).toBeNull();
     expect(orderWeightMismatchHint(null, positions)).toBeNull();
     expect(orderWeightMismatchHint('10', [])).toBeNull();
+  });
+});
+
+describe('what the service derives for an order and its positions', () => {
+  const rate: ExchangeRateRow = {
+    id: 7,
+    date: '2026-11-01',
+    operator_id: 2,
+    client_sell_rate_cny: '12.5',
+    client_sell_rate_usd: '95',
+  };
+  // A: 10 × ¥20 + ¥15 delivery = ¥215, 2 kg each → 20 kg; B: 4 × ¥50 = ¥200, 5 kg each → 20 kg
+  const a = { price_cny: '20', amount: '10', weight: '2', to_consolidation_warehouse_delivery_price_cny: '15' };
+  const b = { price_cny: '50', amount: '4', weight: '5' };
+
+  it('shares the deliveries by weight when every position has one', () => {
+    // ₽1000 to Russia at ¥12.5 → ¥80 in all, half each; ₽301 within Russia → 150.50 each
+    const [ea, eb] = positionDeliveryEstimates(
+      [a, b],
+      { to_ru_delivery_price_rur: '1000', to_door_delivery_price_rur: '301' },
+      '12.5',
+    );
+    expect(ea).toEqual({ to_ru_delivery_price_cny: '40.00', to_door_delivery_price_rur: '150.50' });
+    expect(eb).toEqual({ to_ru_delivery_price_cny: '40.00', to_door_delivery_price_rur: '150.50' });
+  });
+
+  it('shares by the sums in China when a weight is missing, and skips deleted positions', () => {
+    // shares 215 : 200 of ₽415 → 215.00 and 200.00
+    const estimates = positionDeliveryEstimates(
+      [{ ...a, weight: null }, b, { price_cny: '999', amount: '1', deleted: true }],
+      { to_door_delivery_price_rur: '415' },
+      null,
+    );
+    expect(estimates.map((e) => e.to_door_delivery_price_rur)).toEqual(['215.00', '200.00', null]);
+    // no yuan rate: delivery to Russia in yuan cannot be told
+    expect(estimates[0]!.to_ru_delivery_price_cny).toBeNull();
+  });
+
+  it('prices a package by its unit: per kg of the order, fixed, converted at the rate', () => {
+    // $2 per kg × 40 kg = $80 × 95 = ₽7600
+    expect(
+      packagePriceRur({ client_price_from: '2', client_price_currency_id: 3, unit: 'kg' }, { weight: '40' }, '14', rate),
+    ).toBe('7600.00');
+    expect(
+      packagePriceRur(
+        { client_price_from: '350', client_price_currency_id: 2, unit: 'kg', client_price_fix: true },
+        {},
+        null,
+        null,
+      ),
+    ).toBe('350.00');
+    // per kg without an order weight: not yet known
+    expect(packagePriceRur({ client_price_from: '2', unit: 'kg' }, {}, '14', rate)).toBeNull();
+  });
+
+  it('computes the order: buyout at the yuan rate, delivery to Russia in dollars, total', () => {
+    const derived = derivedPrices({
+      order: { buyout_type: 'operator', to_ru_delivery_price: '100', to_door_delivery_price_rur: '500' },
+      positions: [a, b],
+      rate,
+      routePriceUsd: '88.00',
+      package: null,
+    });
+    // buyout: ¥215 × 12.5 = 2687.50, ¥200 × 12.5 = 2500.00 → 5187.50; $100 × 95 = 9500.00
+    expect(derived.order).toEqual({
+      buyout_price_rur: '5187.50',
+      to_ru_delivery_price_rur: '9500.00',
+      package_price_rur: null,
+      logistic_route_price_usd: '88.00',
+      total_price_rur: '15187.50',
+    });
+    expect(derived.positions.map((p) => p.buyout_price_rur)).toEqual(['2687.50', '2500.00']);
+    // ₽9500 / 12.5 = ¥760 shared by 20 kg : 20 kg
+    expect(derived.positions.map((p) => p.to_ru_delivery_price_cny)).toEqual(['380.00', '380.00']);
+  });
+
+  it("keeps an admin's adjusted prices and total while the adjustment stands", () => {
+    const derived = derivedPrices({
+      order: {
+        buyout_type: 'operator',
+        manually_adjusted: true,
+        buyout_price_rur: '6000.00',
+        total_price_rur: '6000.00',
+        to_ru_delivery_price: '100',
+      },
+      positions: [a, b],
+      rate,
+      routePriceUsd: null,
+      package: null,
+    });
+    expect(derived.order.buyout_price_rur).toBe('6000.00');
+    expect(derived.order.total_price_rur).toBe('6000.00');
+    expect(derived.order.to_ru_delivery_price_rur).toBeNull();
+  });
+
+  it('leaves the buyout out of the total of a self-bought order', () => {
+    const derived = derivedPrices({
+      order: { buyout_type: 'self', to_ru_delivery_price: '10' },
+      positions: [a],
+      rate,
+      routePriceUsd: null,
+      package: null,
+    });
+    expect(derived.order.buyout_price_rur).toBe('2687.50');
+    expect(derived.order.total_price_rur).toBe('950.00');
   });
 });

@@ -300,6 +300,174 @@ export function orderBuyoutPriceRur(
   return money(sum(prices.map((p) => dec(p!))));
 }
 
+// ─── what the service derives ─────────────────────────────────────────────────────────────────────
+
+/** A position's delivery estimates (spec §3: read-only, the service computes them). */
+export type PositionEstimates = {
+  to_ru_delivery_price_cny: string | null;
+  to_door_delivery_price_rur: string | null;
+};
+
+/** The position's weight in the order: unit weight × amount; null when either is missing. */
+const positionTotalWeight = (p: PositionPricing): Decimal | null => {
+  const w = read(p.weight);
+  const a = read(p.amount);
+  return w === null || a === null ? null : decMul(w, a);
+};
+
+/**
+ * The order's deliveries shared out to its live positions (ours: the spec names the estimates, not
+ * their formula): by each position's weight (unit weight × amount) when every live position has one,
+ * else by its sum in China, as the calculated weight shares the order weight (§9). Delivery to Russia
+ * is the order's ruble price converted back to yuan at the yuan rate; delivery within Russia stays in
+ * rubles. Deleted positions get nulls; a share that cannot be computed is null.
+ */
+export function positionDeliveryEstimates(
+  positions: readonly PositionPricing[],
+  order: OrderDeliveryPricing,
+  yuanRate: DecimalValue,
+): PositionEstimates[] {
+  const alive = live(positions);
+  const weights = alive.map(positionTotalWeight);
+  const byWeight = weights.every((w) => w !== null) && sum(weights as Decimal[]) > 0n;
+  const shareOf = (p: PositionPricing): Decimal =>
+    byWeight ? positionTotalWeight(p)! : positionSumCny(p);
+  const total = sum(alive.map(shareOf));
+  const toRu = read(order.to_ru_delivery_price_rur);
+  const toDoor = read(order.to_door_delivery_price_rur);
+  const rate = positive(yuanRate);
+  const part = (whole: Decimal, p: PositionPricing) => decDiv(decMul(whole, shareOf(p)), total);
+  return positions.map((p) => {
+    if (p.deleted || total === 0n) return { to_ru_delivery_price_cny: null, to_door_delivery_price_rur: null };
+    return {
+      to_ru_delivery_price_cny: toRu === null || rate === null ? null : money(decDiv(part(toRu, p), rate)),
+      to_door_delivery_price_rur: toDoor === null ? null : money(part(toDoor, p)),
+    };
+  });
+}
+
+/** An extra service's client price (an order's package): what svc-carriers keeps of it. */
+export type ServicePricing = {
+  client_price_from?: DecimalValue;
+  client_price_currency_id?: number | null;
+  client_price_fix?: boolean | null;
+  unit?: 'kg' | 'm3' | 'place' | 'order' | 'piece' | string | null;
+};
+
+/**
+ * The package's price in rubles (ours: the spec gives the service's price and unit, not the sum): a
+ * fixed price, or the price per unit × the order's weight (kg), volume (m³), places (place) or
+ * positions' amount (piece); per order counts once. Converted at the order's rate; null when the
+ * measure or the rate is missing.
+ */
+export function packagePriceRur(
+  service: ServicePricing,
+  order: { weight?: DecimalValue; volume?: DecimalValue; amount?: DecimalValue },
+  pieces: DecimalValue,
+  rate: ExchangeRateRow | null,
+): string | null {
+  const price = read(service.client_price_from);
+  if (price === null) return null;
+  const measure =
+    service.client_price_fix || service.unit === 'order'
+      ? ONE
+      : read(
+          service.unit === 'kg'
+            ? order.weight
+            : service.unit === 'm3'
+              ? order.volume
+              : service.unit === 'place'
+                ? order.amount
+                : pieces,
+        );
+  if (measure === null) return null;
+  const rubleRate = currencyRate(rate, service.client_price_currency_id ?? CURRENCY.RUB);
+  return toRubles(decFormat(decMul(price, measure), 6), rubleRate);
+}
+
+/** The order's columns the service derives (spec §3, §9), and each live position's. */
+export type DerivedPrices = {
+  order: {
+    buyout_price_rur: string | null;
+    to_ru_delivery_price_rur: string | null;
+    package_price_rur: string | null;
+    logistic_route_price_usd: string | null;
+    total_price_rur: string | null;
+  };
+  positions: (PositionEstimates & { buyout_price_rur: string | null })[];
+};
+
+export type OrderPriceSources = {
+  order: OrderPricing &
+    OrderDeliveryPricing & {
+      volume?: DecimalValue;
+      amount?: DecimalValue;
+      to_ru_delivery_price?: DecimalValue;
+      to_ru_delivery_currency_id?: number | null;
+      logistic_route_price_usd?: DecimalValue;
+      total_price_rur?: DecimalValue;
+      manually_adjusted?: boolean;
+    };
+  positions: readonly PositionPricing[];
+  rate: ExchangeRateRow | null;
+  /** The route's tariff price for the order's weight and volume, $ (quoteDensityTable), or null. */
+  routePriceUsd: string | null;
+  package: ServicePricing | null;
+};
+
+/**
+ * Every price the service keeps up to date when an order or its positions change: the positions'
+ * buyout prices and delivery estimates; the order's buyout (sum of positions at the yuan rate),
+ * delivery to Russia in rubles (price × the rate of its currency, USD by default), package, tariff
+ * and total. An admin's manual adjustment (price_info.manually_adjusted) keeps the order's adjusted
+ * prices and total as set, until it is reset.
+ */
+export function derivedPrices(src: OrderPriceSources): DerivedPrices {
+  const yuan = currencyRate(src.rate, CURRENCY.CNY);
+  const o = src.order;
+  const computed = {
+    buyout_price_rur: orderBuyoutPriceRur(src.positions, yuan),
+    to_ru_delivery_price_rur:
+      read(o.to_ru_delivery_price) === null
+        ? null
+        : convertToRubles(o.to_ru_delivery_price, src.rate, o.to_ru_delivery_currency_id ?? CURRENCY.USD),
+    package_price_rur: src.package
+      ? packagePriceRur(
+          src.package,
+          o,
+          decFormat(sum(live(src.positions).map((p) => readOrZero(p.amount))), 2),
+          src.rate,
+        )
+      : null,
+  };
+  const kept = o.manually_adjusted
+    ? {
+        buyout_price_rur: (o.buyout_price_rur ?? null) as string | null,
+        to_ru_delivery_price_rur: (o.to_ru_delivery_price_rur ?? null) as string | null,
+        package_price_rur: (o.package_price_rur ?? null) as string | null,
+      }
+    : computed;
+  const total = o.manually_adjusted
+    ? ((o.total_price_rur ?? null) as string | null)
+    : orderTotalPriceRur({ ...o, ...kept });
+  const estimates = positionDeliveryEstimates(
+    src.positions,
+    { ...o, to_ru_delivery_price_rur: kept.to_ru_delivery_price_rur },
+    yuan,
+  );
+  return {
+    order: {
+      ...kept,
+      logistic_route_price_usd: src.routePriceUsd ?? ((o.logistic_route_price_usd ?? null) as string | null),
+      total_price_rur: total === null ? null : String(total),
+    },
+    positions: src.positions.map((p, i) => ({
+      ...estimates[i]!,
+      buyout_price_rur: p.deleted ? null : positionBuyoutPriceRur(p, yuan),
+    })),
+  };
+}
+
 // ─── the admin's price adjustment ─────────────────────────────────────────────────────────────────
 
 /** The prices the adjustment dialog offers to tick (entered without taxes). */

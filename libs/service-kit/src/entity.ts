@@ -65,6 +65,17 @@ export type RuleContext = {
   deleted?: boolean;
 };
 
+/** What follows a stored write inside its transaction: the rows derived from it (an order's prices from its positions). */
+export type AfterWriteContext = {
+  trx: Db;
+  identity: Identity;
+  outbox: Outbox;
+  /** The stored row before the write (null when created). */
+  prev: Row | null;
+  /** The stored row after the write. */
+  row: Row;
+};
+
 /** Extra list parameters of one entity (spec §7: `legal_entity_list {type}`) and how they narrow the rows. */
 export type ListExtras = {
   params: z.ZodRawShape;
@@ -105,8 +116,12 @@ export type EntityDefinition = {
   listExtras?: ListExtras;
   /** Topic of the entity-changed events; without it changes are not published. */
   topic?: string;
-  /** What of a row goes into its event (default: the stored row). */
-  toEvent?(row: Row): Row;
+  /** Locks taken before the row's own, so every path locks in one order (a position's order before the position). */
+  beforeLock?(trx: Db, id: number): Promise<void>;
+  /** Derived changes made after a write, in its transaction (they publish their own events). */
+  afterWrite?(ctx: AfterWriteContext): Promise<void>;
+  /** What of a row goes into its event (default: the stored row); may read more in the write's transaction. */
+  toEvent?(row: Row, trx: Db): Row | Promise<Row>;
 };
 
 const BASE_COLUMNS = ['id', 'deleted', 'created_at', 'updated_at'] as const;
@@ -487,6 +502,7 @@ export class EntityStore {
         throw new BusinessError(MESSAGES.accessDenied);
       await this.writeHistory(trx, ctx.identity, row!.id, [['created', null, row]]);
       await this.publish(ctx.outbox, trx, row!, 'created', ctx.identity.user_id);
+      await this.def.afterWrite?.({ trx, identity: ctx.identity, outbox: ctx.outbox, prev: null, row: row! });
       return this.get(trx, ctx.identity, row!.id);
     });
   }
@@ -505,6 +521,7 @@ export class EntityStore {
     this.checkRequired(given, true);
     const { identity } = ctx;
     return ctx.db.transaction(async (trx) => {
+      await this.def.beforeLock?.(trx, id);
       const row = (await trx(this.table).select(this.stored).where({ id }).forUpdate().first()) as
         Row | undefined;
       if (!row || !(await this.reaches(trx, identity, id, 'read')))
@@ -538,6 +555,7 @@ export class EntityStore {
       await this.writeHistory(trx, identity, id, changes);
       const op = !toggles ? 'updated' : deleted ? 'deleted' : 'restored';
       await this.publish(ctx.outbox, trx, updated!, op, identity.user_id);
+      await this.def.afterWrite?.({ trx, identity, outbox: ctx.outbox, prev: row, row: updated! });
       return this.get(trx, identity, id);
     });
   }
@@ -560,7 +578,7 @@ export class EntityStore {
   /** Writes the row's entity-changed event into the outbox of the write's transaction. */
   async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
     if (!this.def.topic) return;
-    const data: EntityChanged = { entity: this.name, id: row.id, op, row: this.def.toEvent?.(row) ?? row };
+    const data: EntityChanged = { entity: this.name, id: row.id, op, row: (await this.def.toEvent?.(row, trx)) ?? row };
     await outbox.write(trx, {
       topic: this.def.topic,
       key: row.id,

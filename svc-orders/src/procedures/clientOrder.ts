@@ -26,6 +26,7 @@ import {
   type ServiceKit,
 } from '@caravan/service-kit';
 import { z } from 'zod';
+import { currentOrderRate, ORDER_DERIVED, repriceOrder } from '../domain/pricing';
 import {
   changePositions,
   currentVia,
@@ -84,10 +85,13 @@ const STAFF_LATER_FIELDS = [
   'to_ru_delivery_date',
   'to_door_delivery_date',
   'customs_passed',
+  'to_door_delivery_price_rur',
   'comment',
 ];
 /** Payments are recorded by svc-payments or marked by an admin; others only choose how they will pay. */
 const ADMIN_ONLY_FIELDS = ['product_paid_rur', 'delivery_paid_rur'];
+/** Prices the service derives (domain/pricing.ts); an admin sets them only through the price adjustment. */
+const DERIVED_FIELDS: readonly string[] = ORDER_DERIVED;
 const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
 
 function assertFieldsAllowed(
@@ -98,6 +102,11 @@ function assertFieldsAllowed(
   const fields = Object.keys(given).filter((f) => f !== 'deleted');
   if (isAdmin(identity)) return;
   if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new BusinessError(MESSAGES.adminOnly);
+  const derived = fields.find((f) => DERIVED_FIELDS.includes(f));
+  if (derived)
+    throw new BusinessError(
+      ORDER_MESSAGES.computedPrice((clientOrder.labels as Record<string, string>)[derived] ?? derived),
+    );
   for (const f of ['product_payment_state', 'delivery_payment_state'])
     if (f in given && !CHOSEN_PAYMENT_STATES.includes(String(given[f])))
       throw new BusinessError(MESSAGES.adminOnly);
@@ -191,12 +200,31 @@ async function checkStage(ctx: RuleContext, transition: OrderTransition, rows: P
 }
 
 /**
+ * The rate is fixed when the client is asked to pay (docs/adr/0008-orders.md): the order keeps the
+ * rate it was priced at, and a newer rate of the operator no longer moves its prices.
+ */
+async function fixRate(
+  trx: RuleContext['trx'],
+  ctx: { identity: Identity; outbox: ServiceKit['outbox']; orders: EntityStore },
+  row: Record<string, unknown> & { id: number },
+) {
+  const rate = await currentOrderRate(trx, row as never);
+  if (!rate) return;
+  const [updated] = (await trx('client_order')
+    .where({ id: row.id })
+    .update({ rate_id: rate.id })
+    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & { id: number; deleted: boolean })[];
+  await ctx.orders.writeHistory(trx, ctx.identity, row.id, [['rate_id', null, rate.id]]);
+  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+}
+
+/**
  * Orders (spec §3–§5; docs/access.md, docs/adr/0008-orders.md): a client reaches their clients'
  * orders and writes them in draft, an operator their operators' orders, an admin all. Stages move only
  * by the machine of contracts' orderStages; every move is one transaction with the row locked.
  */
 export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
-  const orders = registerEntity(kit.registry, {
+  const orders: EntityStore = registerEntity(kit.registry, {
     contract: clientOrder,
     read: 'any',
     write: 'any',
@@ -231,6 +259,11 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
       if ('order_number' in given && !ORDER_NUMBER_STATES.includes(next.state as OrderState))
         throw new BusinessError(ORDER_MESSAGES.orderNumberState);
       await assertOperatorServes(ctx);
+    },
+    afterWrite: async ({ trx, identity, outbox, prev, row }) => {
+      if (prev?.stage !== row.stage && row.stage === 'buyout_waiting' && !row.rate_id)
+        await fixRate(trx, { identity, outbox, orders }, row);
+      await repriceOrder(trx, { identity, outbox, orders, positions }, row.id);
     },
     topic: ENTITY_TOPICS.client_order,
   });

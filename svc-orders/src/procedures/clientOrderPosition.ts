@@ -23,6 +23,7 @@ import {
   type ServiceKit,
 } from '@caravan/service-kit';
 import type { Knex } from 'knex';
+import { repriceOrder } from '../domain/pricing';
 import { changePositions, followPositions, routeTypeIds } from '../domain/stages';
 
 /** Positions are reached through their order: its client's users, its operator's users, admins. */
@@ -58,6 +59,8 @@ async function positionRules({ trx, identity, prev, next, given }: RuleContext) 
     throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
   if (prev && ('stage' in given || 'buyout_state' in given))
     throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
+  if ('buyout_price_rur' in given && (prev || given.buyout_price_rur !== null))
+    throw new BusinessError(ORDER_MESSAGES.computedPrice(clientOrderPosition.labels.buyout_price_rur));
   if (isAdmin(identity)) return;
   const order = await trx('client_order').where({ id: next.client_order_id }).first('stage');
   if (!order) throw new BusinessError(MESSAGES.notFound);
@@ -78,8 +81,20 @@ async function positionRules({ trx, identity, prev, next, given }: RuleContext) 
     throw new BusinessError(ORDER_MESSAGES.consolidationDateStage);
 }
 
-export function registerClientOrderPosition(kit: ServiceKit) {
-  return registerEntity(kit.registry, {
+/** The order a position belongs to, locked before the position: every path locks an order, then its positions. */
+async function lockOrderOf(trx: Knex.Transaction | Knex, positionId: number) {
+  const row = await trx('client_order_position').where({ id: positionId }).first('client_order_id');
+  if (row) await trx('client_order').where({ id: row.client_order_id }).forUpdate().first('id');
+}
+
+/** Positions carry their order's client and operator in events, so the gateway's streams can tell who sees them. */
+async function withOwners<R extends Record<string, unknown>>(row: R, trx: Knex.Transaction | Knex): Promise<R> {
+  const order = await trx('client_order').where({ id: row.client_order_id }).first('client_id', 'operator_id');
+  return { ...row, client_id: order?.client_id ?? null, operator_id: order?.operator_id ?? null };
+}
+
+export function registerClientOrderPosition(kit: ServiceKit, orders: () => EntityStore) {
+  const store: EntityStore = registerEntity(kit.registry, {
     contract: clientOrderPosition,
     read: 'any',
     write: 'any',
@@ -109,8 +124,17 @@ export function registerClientOrderPosition(kit: ServiceKit) {
       provider_title: titleOf('client_order_position', 'provider_id', 'provider'),
     },
     rules: positionRules,
+    beforeLock: lockOrderOf,
+    afterWrite: async ({ trx, identity, outbox, prev, row }) => {
+      const ctx = { identity, outbox, orders: orders(), positions: store };
+      await repriceOrder(trx, ctx, Number(row.client_order_id));
+      if (prev && prev.client_order_id !== row.client_order_id)
+        await repriceOrder(trx, ctx, Number(prev.client_order_id));
+    },
+    toEvent: withOwners,
     topic: ENTITY_TOPICS.client_order_position,
   });
+  return store;
 }
 
 /**

@@ -1,19 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
-import { ADMIN, callAsPage, CLIENT, expect, field, login, OPERATOR, test } from './support';
-
-/** Opens a reference select by its label, searches and picks a row. */
-async function choose(
-  page: Page,
-  label: string,
-  search: string,
-  option = search,
-  scope: Page | Locator = page,
-) {
-  await field(scope, label).click();
-  const popover = page.locator('.caravan-ref-menu').last();
-  await popover.getByLabel('поиск').fill(search);
-  await popover.getByRole('menuitem', { name: option, exact: true }).click();
-}
+import type { Page } from '@playwright/test';
+import { ADMIN, callAsPage, choose, CLIENT, expect, field, login, OPERATOR, test } from './support';
 
 const saved = async (page: Page) => {
   await page.getByRole('button', { name: 'сохранить' }).click();

@@ -42,6 +42,20 @@ export async function callAsPage(page: Page, method: string, params: unknown) {
 export const field = (scope: Page | Locator, label: string) =>
   scope.getByLabel(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?\\s*$`));
 
+/** Opens a reference select by its label, searches and picks a row. */
+export async function choose(
+  page: Page,
+  label: string,
+  search: string,
+  option = search,
+  scope: Page | Locator = page,
+) {
+  await field(scope, label).click();
+  const popover = page.locator('.caravan-ref-menu').last();
+  await popover.getByLabel('поиск').fill(search);
+  await popover.getByRole('menuitem', { name: option, exact: true }).click();
+}
+
 /** The seeded route Иу → Москва, Складочная for toys: 300 kg in 2 m³ costs 750 $. */
 export async function fillCalculator(page: Page, weight: string) {
   await page.goto('/logistic_route/widget');

@@ -26,7 +26,11 @@ export async function specCurrencies(svc: RunningService) {
     [CURRENCY.RUB, 'RUB', '₽'],
     [CURRENCY.USD, 'USD', '$'],
   ] as const)
-    await svc.db('currency').insert({ id, title, symbol }).onConflict('id').merge({ title, symbol, deleted: false });
+    await svc
+      .db('currency')
+      .insert({ id, title, symbol })
+      .onConflict('id')
+      .merge({ title, symbol, deleted: false });
   await svc.db.raw(
     "select setval(pg_get_serial_sequence('currency', 'id'), greatest((select max(id) from currency), 3))",
   );

@@ -30,7 +30,8 @@ async function create(svc: RunningService, entity: string, fields: Record<string
   return reply.result as Any;
 }
 const order = (id: number) => orders.db('client_order').where({ id }).first();
-const positionsOf = (id: number) => orders.db('client_order_position').where({ client_order_id: id }).orderBy('id');
+const positionsOf = (id: number) =>
+  orders.db('client_order_position').where({ client_order_id: id }).orderBy('id');
 
 let client: Any, operator: Any, route: Any, toys: Any, pack: Any, clientUser: Any, operatorUser: Any;
 
@@ -183,7 +184,8 @@ describe('prices follow the positions and the order', () => {
     expect(await call('client_order_update', { id: o.id, total_price_rur: '1' }, operatorUser)).toEqual({
       ok: false,
       result: null,
-      message: "поле 'итого, ₽' рассчитывается автоматически; цены заказа меняет администратор через корректировку цен",
+      message:
+        "поле 'итого, ₽' рассчитывается автоматически; цены заказа меняет администратор через корректировку цен",
     });
     expect(
       (await call('client_order_position_update', { id: p.id, buyout_price_rur: '1' }, operatorUser)).message,
@@ -215,7 +217,11 @@ describe('prices follow the positions and the order', () => {
     for (const o of [fixed, open]) await newPosition(o.id, { price_cny: '20', amount: '10' });
     expect(await call('client_order_created', { id: fixed.id }, clientUser)).toMatchObject({ ok: true });
     const [position] = await positionsOf(fixed.id);
-    await call('client_order_position_action', { id: position.id, action: 'verification_done' }, operatorUser);
+    await call(
+      'client_order_position_action',
+      { id: position.id, action: 'verification_done' },
+      operatorUser,
+    );
     const waiting = await call('client_order_buyout_waiting', { id: fixed.id }, operatorUser);
     expect(waiting.message).toBeUndefined();
     const rateId = (await order(fixed.id)).rate_id;
@@ -247,6 +253,10 @@ describe('prices follow the positions and the order', () => {
       ]);
     expect(events.length).toBeGreaterThan(0);
     for (const e of events)
-      expect(e.event.data.row).toMatchObject({ client_order_id: o.id, client_id: client.id, operator_id: operator.id });
+      expect(e.event.data.row).toMatchObject({
+        client_order_id: o.id,
+        client_id: client.id,
+        operator_id: operator.id,
+      });
   });
 });

@@ -1,4 +1,5 @@
 import {
+  operatorHoursNotice,
   appendReceiveRecord,
   buyoutWaitingProblems,
   checkedProblems,
@@ -253,5 +254,22 @@ describe('the order and position contracts', () => {
     const text = describeIssues(bad.error!.issues, { title: '', price_cny: 1.234 }, clientOrderPosition);
     expect(text).toContain('название');
     expect(text).toContain('цена, ¥');
+  });
+});
+
+describe('the operator working-hours notice (Moscow time)', () => {
+  const hours = { mon: { from: '09:00', to: '18:00' }, sat: null };
+  it('tells within, before, after the hours and a day off; from inclusive, to exclusive', () => {
+    // 2026-11-23 is a Monday; 06:00 UTC = 09:00 in Moscow
+    expect(operatorHoursNotice(hours, new Date('2026-11-23T06:00:00Z')).kind).toBe('within');
+    expect(operatorHoursNotice(hours, new Date('2026-11-23T05:59:00Z')).kind).toBe('before');
+    expect(operatorHoursNotice(hours, new Date('2026-11-23T15:00:00Z'))).toEqual({
+      kind: 'after',
+      text: 'рабочий день оператора закончился в 18:00 по московскому времени: заказ возьмут в работу на следующий рабочий день',
+    });
+    // Saturday 2026-11-28, noon in Moscow
+    expect(operatorHoursNotice(hours, new Date('2026-11-28T09:00:00Z')).kind).toBe('day_off');
+    // Sunday 23:30 UTC is Monday 02:30 in Moscow: before Monday's hours, not Sunday's day off
+    expect(operatorHoursNotice(hours, new Date('2026-11-22T23:30:00Z')).kind).toBe('before');
   });
 });

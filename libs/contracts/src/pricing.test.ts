@@ -457,7 +457,12 @@ describe('what the service derives for an order and its positions', () => {
     client_sell_rate_usd: '95',
   };
   // A: 10 × ¥20 + ¥15 delivery = ¥215, 2 kg each → 20 kg; B: 4 × ¥50 = ¥200, 5 kg each → 20 kg
-  const a = { price_cny: '20', amount: '10', weight: '2', to_consolidation_warehouse_delivery_price_cny: '15' };
+  const a = {
+    price_cny: '20',
+    amount: '10',
+    weight: '2',
+    to_consolidation_warehouse_delivery_price_cny: '15',
+  };
   const b = { price_cny: '50', amount: '4', weight: '5' };
 
   it('shares the deliveries by weight when every position has one', () => {
@@ -486,7 +491,12 @@ describe('what the service derives for an order and its positions', () => {
   it('prices a package by its unit: per kg of the order, fixed, converted at the rate', () => {
     // $2 per kg × 40 kg = $80 × 95 = ₽7600
     expect(
-      packagePriceRur({ client_price_from: '2', client_price_currency_id: 3, unit: 'kg' }, { weight: '40' }, '14', rate),
+      packagePriceRur(
+        { client_price_from: '2', client_price_currency_id: 3, unit: 'kg' },
+        { weight: '40' },
+        '14',
+        rate,
+      ),
     ).toBe('7600.00');
     expect(
       packagePriceRur(

@@ -64,6 +64,12 @@ const positionSumCny = (p: PositionPricing): Decimal =>
   decMul(readOrZero(p.price_cny), readOrZero(p.amount)) +
   readOrZero(p.to_consolidation_warehouse_delivery_price_cny);
 
+/** A position's sum in China, ¥ (price × amount + delivery to the consolidation warehouse), 2 decimals. */
+export const positionSumCnyText = (p: PositionPricing): string => money(positionSumCny(p));
+
+/** The sum of money values (absent ones as 0), 2 decimals: a table's bottom line. */
+export const sumMoney = (values: readonly DecimalValue[]): string => money(sum(values.map(readOrZero)));
+
 const live = <T extends { deleted?: boolean }>(positions: readonly T[]) =>
   positions.filter((p) => !p.deleted);
 
@@ -330,15 +336,15 @@ export function positionDeliveryEstimates(
   const alive = live(positions);
   const weights = alive.map(positionTotalWeight);
   const byWeight = weights.every((w) => w !== null) && sum(weights as Decimal[]) > 0n;
-  const shareOf = (p: PositionPricing): Decimal =>
-    byWeight ? positionTotalWeight(p)! : positionSumCny(p);
+  const shareOf = (p: PositionPricing): Decimal => (byWeight ? positionTotalWeight(p)! : positionSumCny(p));
   const total = sum(alive.map(shareOf));
   const toRu = read(order.to_ru_delivery_price_rur);
   const toDoor = read(order.to_door_delivery_price_rur);
   const rate = positive(yuanRate);
   const part = (whole: Decimal, p: PositionPricing) => decDiv(decMul(whole, shareOf(p)), total);
   return positions.map((p) => {
-    if (p.deleted || total === 0n) return { to_ru_delivery_price_cny: null, to_door_delivery_price_rur: null };
+    if (p.deleted || total === 0n)
+      return { to_ru_delivery_price_cny: null, to_door_delivery_price_rur: null };
     return {
       to_ru_delivery_price_cny: toRu === null || rate === null ? null : money(decDiv(part(toRu, p), rate)),
       to_door_delivery_price_rur: toDoor === null ? null : money(part(toDoor, p)),

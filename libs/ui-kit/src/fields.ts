@@ -76,6 +76,8 @@ export type FieldDef = {
   render?(props: FieldInputProps): ReactNode;
   /** spans the whole width of the form */
   wide?: boolean;
+  /** custom: other fields this input sets too (the sale price with VAT beside the one without), saved with it */
+  alsoWrites?: readonly string[];
   /** a confidential column (contract.confidential): never offered to non-admins to filter or sort by */
   confidential?: boolean;
 };
@@ -200,7 +202,7 @@ export function changedValues(
   fields: readonly FieldDef[],
 ): Values {
   const out: Values = {};
-  for (const { name } of fields) {
+  for (const name of fields.flatMap((f) => [f.name, ...(f.alsoWrites ?? [])])) {
     const value = values[name];
     if (value === undefined) continue;
     if (stored && JSON.stringify(stored[name] ?? null) === JSON.stringify(value ?? null)) continue;

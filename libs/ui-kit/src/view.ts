@@ -39,7 +39,20 @@ export type EntityView = {
   itemPage?: boolean;
   itemTitle?(values: Values): string;
   sections?(ctx: SectionContext): ReactNode;
+  /** What an item page shows above its fields (an order's stage, totals and stage buttons). */
+  header?(ctx: SectionContext): ReactNode;
+  /** Per-field read-only rule of the stored row (an order's fields by stage and role), besides each field's own. */
+  fieldLocked?(name: string, values: Values, user: CurrentUser | null): boolean;
 };
+
+export const ID_COLUMN: ColumnDef = { key: 'id', label: 'id' };
+/** A column showing a value through a label map of the contracts (types, states, stages). */
+export const labelledColumn = (key: string, label: string, labels: Record<string, string>): ColumnDef => ({
+  key,
+  label,
+  render: (row, t) =>
+    row[key] ? t(`enums.${key}.${String(row[key])}`, { defaultValue: labels[String(row[key])] }) : '',
+});
 
 export type MenuPlacement = {
   label?: string;

@@ -1,9 +1,10 @@
 import { CITY_DIALOG_REQUIRED, city, COUNTRY, type CurrentUser } from '@caravan/contracts';
 import {
   fieldsOf,
+  ID_COLUMN,
+  labelledColumn,
   userIsAdmin,
   userIsStaff,
-  type ColumnDef,
   type FieldDef,
   type QuickCreate,
 } from '@caravan/ui-kit';
@@ -15,14 +16,9 @@ export const adminCreates = {
   canEdit: (user: CurrentUser | null) => userIsStaff(user),
 };
 
-export const ID: ColumnDef = { key: 'id', label: 'id' };
+export const ID = ID_COLUMN;
 /** A column showing a value through a label map of the contracts (types, states). */
-export const labelled = (key: string, label: string, labels: Record<string, string>): ColumnDef => ({
-  key,
-  label,
-  render: (row, t) =>
-    row[key] ? t(`enums.${key}.${String(row[key])}`, { defaultValue: labels[String(row[key])] }) : '',
-});
+export const labelled = labelledColumn;
 
 /** The add-city dialog (spec §2, §5): Russian and English titles and a country; the title is the Russian one. */
 export const addCity = (countryId?: number): QuickCreate => ({

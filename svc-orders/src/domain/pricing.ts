@@ -1,5 +1,6 @@
 import {
   derivedPrices,
+  ORDER_DERIVED_FIELDS,
   orderExchangeRate,
   quoteDensityTable,
   type DensityRow,
@@ -17,14 +18,12 @@ export type PricingContext = {
   positions: EntityStore;
 };
 
-const ORDER_DERIVED = [
+const ORDER_DERIVED = ORDER_DERIVED_FIELDS;
+const POSITION_DERIVED = [
   'buyout_price_rur',
-  'to_ru_delivery_price_rur',
-  'package_price_rur',
-  'logistic_route_price_usd',
-  'total_price_rur',
+  'to_ru_delivery_price_cny',
+  'to_door_delivery_price_rur',
 ] as const;
-const POSITION_DERIVED = ['buyout_price_rur', 'to_ru_delivery_price_cny', 'to_door_delivery_price_rur'] as const;
 
 async function replicaData<T>(trx: Db, entity: string, id: unknown): Promise<T | null> {
   if (id === null || id === undefined) return null;
@@ -125,5 +124,3 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
     .returning(ctx.orders.stored as string[])) as Row[];
   await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
 }
-
-export { ORDER_DERIVED, POSITION_DERIVED };

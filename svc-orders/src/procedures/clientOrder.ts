@@ -3,10 +3,12 @@ import {
   clientOrder,
   ENTITY_TOPICS,
   isAdmin,
-  isStaff,
   MESSAGES,
   ORDER_MESSAGES,
+  ORDER_ADMIN_ONLY_FIELDS,
+  ORDER_DERIVED_FIELDS,
   ORDER_NUMBER_STATES,
+  orderEditableFields,
   OrderCreatedParams,
   orderCreatedProblems,
   orderTransition,
@@ -26,7 +28,7 @@ import {
   type ServiceKit,
 } from '@caravan/service-kit';
 import { z } from 'zod';
-import { currentOrderRate, ORDER_DERIVED, repriceOrder } from '../domain/pricing';
+import { currentOrderRate, repriceOrder } from '../domain/pricing';
 import {
   changePositions,
   currentVia,
@@ -42,56 +44,6 @@ const replicaTitle = (entity: string, column: string) => ({
   kind: 'text' as const,
 });
 
-/** What a client may write in a draft order of theirs: the new-order dialog's choices. */
-const CLIENT_DRAFT_FIELDS = [
-  'title',
-  'client_id',
-  'operator_id',
-  'consolidation_warehouse_id',
-  'to_warehouse_id',
-  'logistic_route_id',
-  'buyout_type',
-  'package_id',
-  'delivery_type',
-  'delivery_data',
-  'transport_company_rus',
-  'options',
-  'description',
-  'comment',
-  'product_payment_state',
-  'delivery_payment_state',
-];
-/** What a client may still change once the order is formed: where it goes and how they pay. */
-const CLIENT_LATER_FIELDS = [
-  'delivery_data',
-  'transport_company_rus',
-  'product_payment_state',
-  'delivery_payment_state',
-];
-/** What staff may change once the order is formed (the rest is the admin's unlock mode, docs/adr/0008-orders.md). */
-const STAFF_LATER_FIELDS = [
-  ...CLIENT_LATER_FIELDS,
-  'amount',
-  'weight',
-  'volume',
-  'density',
-  'order_number',
-  'warning_arr',
-  'shipment_article',
-  'transport_company_rus_order_number',
-  'transport_company_rus_order_uuid',
-  'transport_company_rus_delivery_state',
-  'send_date',
-  'to_ru_delivery_date',
-  'to_door_delivery_date',
-  'customs_passed',
-  'to_door_delivery_price_rur',
-  'comment',
-];
-/** Payments are recorded by svc-payments or marked by an admin; others only choose how they will pay. */
-const ADMIN_ONLY_FIELDS = ['product_paid_rur', 'delivery_paid_rur'];
-/** Prices the service derives (domain/pricing.ts); an admin sets them only through the price adjustment. */
-const DERIVED_FIELDS: readonly string[] = ORDER_DERIVED;
 const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
 
 function assertFieldsAllowed(
@@ -101,8 +53,8 @@ function assertFieldsAllowed(
 ) {
   const fields = Object.keys(given).filter((f) => f !== 'deleted');
   if (isAdmin(identity)) return;
-  if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new BusinessError(MESSAGES.adminOnly);
-  const derived = fields.find((f) => DERIVED_FIELDS.includes(f));
+  if (fields.some((f) => ORDER_ADMIN_ONLY_FIELDS.includes(f))) throw new BusinessError(MESSAGES.adminOnly);
+  const derived = fields.find((f) => (ORDER_DERIVED_FIELDS as readonly string[]).includes(f));
   if (derived)
     throw new BusinessError(
       ORDER_MESSAGES.computedPrice((clientOrder.labels as Record<string, string>)[derived] ?? derived),
@@ -118,13 +70,7 @@ function assertFieldsAllowed(
   const draft = prev.stage === 'draft';
   if (!draft && ('client_id' in given || 'operator_id' in given))
     throw new BusinessError(ORDER_MESSAGES.ownersFixed);
-  const allowed = isStaff(identity)
-    ? draft
-      ? null
-      : STAFF_LATER_FIELDS
-    : draft
-      ? CLIENT_DRAFT_FIELDS
-      : CLIENT_LATER_FIELDS;
+  const allowed = orderEditableFields(prev.stage as OrderStage, identity);
   if (!allowed) return;
   if (fields.some((f) => !allowed.includes(f)))
     throw new BusinessError(draft ? MESSAGES.staffOnly : ORDER_MESSAGES.orderLocked);
@@ -213,7 +159,10 @@ async function fixRate(
   const [updated] = (await trx('client_order')
     .where({ id: row.id })
     .update({ rate_id: rate.id })
-    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & { id: number; deleted: boolean })[];
+    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & {
+    id: number;
+    deleted: boolean;
+  })[];
   await ctx.orders.writeHistory(trx, ctx.identity, row.id, [['rate_id', null, rate.id]]);
   await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
 }

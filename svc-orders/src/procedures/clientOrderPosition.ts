@@ -88,8 +88,13 @@ async function lockOrderOf(trx: Knex.Transaction | Knex, positionId: number) {
 }
 
 /** Positions carry their order's client and operator in events, so the gateway's streams can tell who sees them. */
-async function withOwners<R extends Record<string, unknown>>(row: R, trx: Knex.Transaction | Knex): Promise<R> {
-  const order = await trx('client_order').where({ id: row.client_order_id }).first('client_id', 'operator_id');
+async function withOwners<R extends Record<string, unknown>>(
+  row: R,
+  trx: Knex.Transaction | Knex,
+): Promise<R> {
+  const order = await trx('client_order')
+    .where({ id: row.client_order_id })
+    .first('client_id', 'operator_id');
   return { ...row, client_id: order?.client_id ?? null, operator_id: order?.operator_id ?? null };
 }
 

@@ -212,3 +212,39 @@ export const OPERATOR_PUBLIC_COLUMNS = [
   'route_id',
   'package_id',
 ] as const;
+
+/** Moscow is UTC+3 all year. */
+const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000;
+const JS_DAY_TO_WEEKDAY: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+export type HoursNotice = { kind: 'within' | 'before' | 'after' | 'day_off'; text: string };
+
+/**
+ * The operator working-hours notice of the order-created confirmation (spec §4: Moscow time; before,
+ * after, a day off or within the hours; from inclusive, to exclusive). The wording is ours.
+ */
+export function operatorHoursNotice(hours: Partial<WorkingHours> | null | undefined, now: Date): HoursNotice {
+  const moscow = new Date(now.getTime() + MOSCOW_OFFSET_MS);
+  const day = JS_DAY_TO_WEEKDAY[moscow.getUTCDay()]!;
+  const time = moscow.toISOString().slice(11, 16);
+  const today = hours?.[day] ?? null;
+  if (!today)
+    return {
+      kind: 'day_off',
+      text: 'сегодня у оператора выходной: заказ возьмут в работу в ближайший рабочий день',
+    };
+  if (time < today.from)
+    return {
+      kind: 'before',
+      text: `оператор начинает работу в ${today.from} по московскому времени: заказ возьмут в работу после начала дня`,
+    };
+  if (time >= today.to)
+    return {
+      kind: 'after',
+      text: `рабочий день оператора закончился в ${today.to} по московскому времени: заказ возьмут в работу на следующий рабочий день`,
+    };
+  return {
+    kind: 'within',
+    text: `оператор работает сегодня до ${today.to} по московскому времени: заказ скоро возьмут в работу`,
+  };
+}

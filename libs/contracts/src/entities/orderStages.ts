@@ -307,6 +307,103 @@ export function orderTransition(
   return { ok: true, transition };
 }
 
+/** The moves an order offers this user now (the stage buttons of the order card), as orderTransition allows them. */
+export function orderTransitionsFor(
+  order: { stage: OrderStage; delivery_type: DeliveryType },
+  identity: Roles,
+): OrderTransition[] {
+  return ORDER_TRANSITIONS.filter(
+    (t) => t.from.includes(order.stage) && orderTransition(order, t.to, t.via, identity).ok,
+  );
+}
+
+/** What a client may write in a draft order of theirs: the new-order dialog's choices. */
+export const ORDER_CLIENT_DRAFT_FIELDS: readonly string[] = [
+  'title',
+  'client_id',
+  'operator_id',
+  'consolidation_warehouse_id',
+  'to_warehouse_id',
+  'logistic_route_id',
+  'buyout_type',
+  'package_id',
+  'delivery_type',
+  'delivery_data',
+  'transport_company_rus',
+  'options',
+  'description',
+  'comment',
+  'product_payment_state',
+  'delivery_payment_state',
+];
+/** What a client may still change once the order is formed: where it goes and how they pay. */
+export const ORDER_CLIENT_LATER_FIELDS: readonly string[] = [
+  'delivery_data',
+  'transport_company_rus',
+  'product_payment_state',
+  'delivery_payment_state',
+];
+/** What staff may change once the order is formed (the rest is the admin's, docs/adr/0008-orders.md). */
+export const ORDER_STAFF_LATER_FIELDS: readonly string[] = [
+  ...ORDER_CLIENT_LATER_FIELDS,
+  'amount',
+  'weight',
+  'volume',
+  'density',
+  'order_number',
+  'warning_arr',
+  'shipment_article',
+  'transport_company_rus_order_number',
+  'transport_company_rus_order_uuid',
+  'transport_company_rus_delivery_state',
+  'send_date',
+  'to_ru_delivery_date',
+  'to_door_delivery_date',
+  'customs_passed',
+  'to_door_delivery_price_rur',
+  'comment',
+];
+/** Prices the service derives; an admin sets them only through the price adjustment. */
+export const ORDER_DERIVED_FIELDS = [
+  'buyout_price_rur',
+  'to_ru_delivery_price_rur',
+  'package_price_rur',
+  'logistic_route_price_usd',
+  'total_price_rur',
+] as const;
+/** Paid amounts: recorded by svc-payments or marked by an admin. */
+export const ORDER_ADMIN_ONLY_FIELDS: readonly string[] = ['product_paid_rur', 'delivery_paid_rur'];
+
+/**
+ * The order fields this user may change at this stage (null: every field): the item page greys out
+ * the rest, the service refuses them. Admins change everything; staff everything in draft and
+ * ORDER_STAFF_LATER_FIELDS afterwards; clients their draft choices, later only delivery and payment.
+ */
+export function orderEditableFields(stage: OrderStage, identity: Roles): readonly string[] | null {
+  if (hasRole(identity, 'admin')) return null;
+  const draft = stage === 'draft';
+  if (hasRole(identity, 'operator')) return draft ? null : ORDER_STAFF_LATER_FIELDS;
+  return draft ? ORDER_CLIENT_DRAFT_FIELDS : ORDER_CLIENT_LATER_FIELDS;
+}
+
+/** The actions a position offers staff at its stage (the buttons of the position screen and table). */
+export function positionActionsFor(
+  position: Pick<PositionFacts, 'stage' | 'buyout_state'>,
+): PositionAction[] {
+  const { stage, buyout_state } = position;
+  const actions: PositionAction[] = [];
+  if (stage === 'verification') actions.push('verification_done');
+  if (
+    ['created', 'buyout_waiting', 'buyout_done'].includes(stage) &&
+    ['not_done', 'done_part'].includes(buyout_state)
+  )
+    actions.push('buyout_done', 'buyout_done_part');
+  if (stage === 'buyout_done' || (buyout_state === 'self' && ['created', 'buyout_waiting'].includes(stage)))
+    actions.push('warehouse_waiting');
+  if (stage === 'warehouse_waiting') actions.push('warehouse_received');
+  return actions;
+}
+
 /** The stages an order takes from its positions, in order: it moves on when every live position is there. */
 const FOLLOWS_POSITIONS: readonly OrderStage[] = ['buyout_done', 'warehouse_waiting', 'warehouse_received'];
 

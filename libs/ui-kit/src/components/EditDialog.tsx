@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
 import { MESSAGES } from '@caravan/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invalidFields, missingRequired, type FieldDef, type Values } from '../fields';
 import { toast } from '../toaster';
@@ -14,10 +14,16 @@ type Props = {
   onClose(): void;
   /** Saves; rejects with the server's message. */
   onSubmit(values: Values): Promise<unknown>;
+  /** The toast after a save (default 'изменения сохранены'); the submit button's text (default 'сохранить'). */
+  successMessage?: string | ((values: Values) => string);
+  submitText?: string;
+  /** Shown above the fields (a notice, a hint). */
+  children?: ReactNode;
 };
 
 /** Generic edit dialog: required fields block the save with one toast per field ('не заполнено поле: …'). */
-export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }: Props) {
+export function EditDialog(props: Props) {
+  const { title, fields, initial, isOpen, onClose, onSubmit, successMessage, submitText, children } = props;
   const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Values>(initial ?? {});
   const [saving, setSaving] = useState(false);
@@ -34,7 +40,8 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
     setSaving(true);
     try {
       await onSubmit(values);
-      void toast(t('common.changesSaved'), 'success');
+      const message = typeof successMessage === 'function' ? successMessage(values) : successMessage;
+      void toast(message ?? t('common.changesSaved'), 'success');
       setValues(initial ?? {});
       onClose();
     } catch (err) {
@@ -48,6 +55,7 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
     <Dialog title={title} isOpen={isOpen} onClose={onClose}>
       <form onSubmit={submit}>
         <DialogBody>
+          {children}
           {fields.map((f) => (
             <FormGroup
               key={f.name}
@@ -70,7 +78,7 @@ export function EditDialog({ title, fields, initial, isOpen, onClose, onSubmit }
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={saving} />
+              <Button type="submit" intent="primary" text={submitText ?? t('common.save')} loading={saving} />
             </>
           }
         />

@@ -112,6 +112,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
         </H3>
         {!isNew && <Button icon="history" text={t('history.title')} onClick={() => setShowHistory(true)} />}
       </div>
+      {!isNew && view.header?.({ id, values: stored ?? values, editable: editable && !deleted })}
       <form onSubmit={submit}>
         <div className="caravan-form-grid">
           {visible.map((f) => (
@@ -131,7 +132,12 @@ export function EntityItemPage({ view }: { view: EntityView }) {
                 field={f}
                 value={values[f.name]}
                 values={values}
-                disabled={!editable || deleted || f.readOnly?.(values, user)}
+                disabled={
+                  !editable ||
+                  deleted ||
+                  f.readOnly?.(values, user) ||
+                  (!isNew && view.fieldLocked?.(f.name, stored ?? values, user))
+                }
                 onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
                 onPatch={(patch) => setValues((prev) => ({ ...prev, ...patch }))}
               />

@@ -1,0 +1,176 @@
+import { Button, ButtonGroup, Callout, Tag } from '@blueprintjs/core';
+import {
+  clientOrder,
+  formatMoney,
+  formatNumber,
+  ORDER_STAGE_LABELS,
+  ORDER_STATE_LABELS,
+  orderTransitionsFor,
+  orderWeightMismatchHint,
+  type DeliveryType,
+  type OrderStage,
+  type OrderState,
+  type OrderTransition,
+} from '@caravan/contracts';
+import {
+  baseApi,
+  rolesOf,
+  toast,
+  useCurrentUser,
+  useDocumentListQuery,
+  useServerEvents,
+  type AppStore,
+  type SectionContext,
+} from '@caravan/ui-kit';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
+import { StageDialog } from './StageDialog';
+
+/** Carrier tracking pages (spec §2: they open in a new tab). */
+const TRACKING: Record<string, (n: string) => string> = {
+  cdek: (n) => `https://www.cdek.ru/ru/tracking?order_id=${encodeURIComponent(n)}`,
+  ozon: (n) => `https://tracking.ozon.ru/?track=${encodeURIComponent(n)}`,
+  pec: (n) => `https://pecom.ru/services-are/order-status/?code=${encodeURIComponent(n)}`,
+};
+
+const STAGE_INTENT: Partial<Record<OrderStage, 'primary' | 'success' | 'warning'>> = {
+  draft: 'warning',
+  client_confirmed: 'success',
+};
+
+/** Keeps the open card live: the server pushes the order's and its positions' changes (SSE client_order_item). */
+function useLiveOrder(id: number) {
+  const dispatch = useDispatch<AppStore['dispatch']>();
+  const { t } = useTranslation();
+  useServerEvents(
+    'client_order_item',
+    id,
+    (event) => {
+      dispatch(
+        baseApi.util.invalidateTags([
+          { type: 'Entity', id: 'client_order' },
+          { type: 'Entity', id: 'client_order_position' },
+        ]),
+      );
+      const entity = (event as { entity?: string }).entity;
+      const stage = event.item.stage as OrderStage | undefined;
+      if (entity === 'client_order' && stage)
+        void toast(
+          t('orders.stageArrived', { stage: ORDER_STAGE_LABELS[stage] }),
+          'primary',
+          3000,
+          `live:${id}`,
+        );
+    },
+    t('sse.failed', { defaultValue: 'ошибка: SSE connection failed' }),
+  );
+}
+
+function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div className="caravan-figure" data-testid={testId}>
+      <div className="caravan-figure-label">{label}</div>
+      <div className="caravan-figure-value">{children ?? '—'}</div>
+    </div>
+  );
+}
+
+/**
+ * The order card's header (spec §2): stage and state, the carrier number with copy and tracking link,
+ * total, delivery date, weight, volume, route price; the weight hint; the stage buttons this user has.
+ */
+export function OrderHeader({ id, values }: SectionContext) {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  useLiveOrder(id);
+  const [move, setMove] = useState<OrderTransition | null>(null);
+  const { data: positions } = useDocumentListQuery({
+    entity: 'client_order_position',
+    params: { where_param: [{ field: 'client_order_id', op: '=', value: id }], per_page: 500 },
+  });
+  const stage = values.stage as OrderStage;
+  const moves = values.deleted
+    ? []
+    : orderTransitionsFor({ stage, delivery_type: values.delivery_type as DeliveryType }, rolesOf(user));
+  const number = String(values.transport_company_rus_order_number ?? '');
+  const tracking = TRACKING[String(values.transport_company_rus)];
+  const hint = orderWeightMismatchHint(
+    values.weight as string | null,
+    (positions?.items ?? []).map((p) => ({ weight: p.weight as string, amount: p.amount as string })),
+  );
+  const copy = async () => {
+    await navigator.clipboard?.writeText(number).catch(() => undefined);
+    void toast(t('orders.copied'), 'success', 2000);
+  };
+
+  return (
+    <div className="caravan-order-header" data-testid="order-header">
+      <div className="caravan-order-stage">
+        <Tag large intent={STAGE_INTENT[stage] ?? 'primary'} data-testid="order-stage">
+          {t(`enums.stage.${stage}`, { defaultValue: ORDER_STAGE_LABELS[stage] })}
+        </Tag>
+        <Tag large minimal>
+          {ORDER_STATE_LABELS[values.state as OrderState]}
+        </Tag>
+        <ButtonGroup>
+          {moves.map((m) => (
+            <Button
+              key={m.to}
+              intent="primary"
+              icon="arrow-right"
+              text={t(`orders.move.${m.to}`)}
+              data-testid={`order-move-${m.to}`}
+              onClick={() => setMove(m)}
+            />
+          ))}
+        </ButtonGroup>
+      </div>
+      <div className="caravan-order-figures">
+        <Figure label={clientOrder.labels.transport_company_rus_order_number}>
+          {number ? (
+            <>
+              {tracking ? (
+                <a href={tracking(number)} target="_blank" rel="noreferrer">
+                  {number}
+                </a>
+              ) : (
+                number
+              )}{' '}
+              <Button
+                size="small"
+                variant="minimal"
+                icon="duplicate"
+                title={t('orders.copy')}
+                onClick={copy}
+              />
+            </>
+          ) : null}
+        </Figure>
+        <Figure label={clientOrder.labels.total_price_rur} testId="order-total">
+          {values.total_price_rur ? formatMoney(values.total_price_rur as string) : null}
+        </Figure>
+        <Figure label={clientOrder.labels.to_ru_delivery_date}>
+          {(values.to_ru_delivery_date as string) || null}
+        </Figure>
+        <Figure label={clientOrder.labels.weight}>
+          {values.weight ? formatNumber(values.weight as string, { maxDigits: 3 }) : null}
+        </Figure>
+        <Figure label={clientOrder.labels.volume}>
+          {values.volume ? formatNumber(values.volume as string, { maxDigits: 4 }) : null}
+        </Figure>
+        <Figure label={clientOrder.labels.logistic_route_price_usd}>
+          {values.logistic_route_price_usd
+            ? formatMoney(values.logistic_route_price_usd as string, '$')
+            : null}
+        </Figure>
+      </div>
+      {hint && (
+        <Callout intent="warning" icon="warning-sign" data-testid="weight-hint">
+          {hint}
+        </Callout>
+      )}
+      {move && <StageDialog order={values} move={move} onClose={() => setMove(null)} />}
+    </div>
+  );
+}

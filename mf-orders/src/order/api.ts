@@ -1,0 +1,23 @@
+import { baseApi } from '@caravan/ui-kit';
+
+const ORDER_TAGS = [
+  { type: 'Entity' as const, id: 'client_order' },
+  { type: 'Entity' as const, id: 'client_order_position' },
+];
+
+/** The order's own calls beyond the generic ones (spec §7): stage moves and position actions. */
+export const orderApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    orderCall: build.mutation<
+      unknown,
+      {
+        method: 'client_order_created' | 'client_order_buyout_waiting' | 'client_order_position_action';
+        params: Record<string, unknown>;
+      }
+    >({
+      query: ({ method, params }) => ({ method, params }),
+      invalidatesTags: ORDER_TAGS,
+    }),
+  }),
+});
+export const { useOrderCallMutation } = orderApi;

@@ -1,0 +1,127 @@
+import {
+  BUYOUT_TYPE_LABELS,
+  clientOrder,
+  DELIVERY_PAYMENT_STATE_LABELS,
+  DELIVERY_TYPE_IN_DEVELOPMENT,
+  DELIVERY_TYPE_LABELS,
+  formatMoney,
+  formatNumber,
+  ORDER_STAGE_LABELS,
+  ORDER_STATE_LABELS,
+  orderEditableFields,
+  PRODUCT_PAYMENT_STATE_LABELS,
+  TRANSPORT_COMPANY_LABELS,
+  type OrderStage,
+} from '@caravan/contracts';
+import {
+  enumOptions,
+  fieldsOf,
+  ID_COLUMN,
+  labelledColumn,
+  rolesOf,
+  userIsAdmin,
+  type EntityView,
+  type Values,
+} from '@caravan/ui-kit';
+import { OrderHeader } from '../order/OrderHeader';
+import { OrderArrivalField, OrderOperatorField } from '../order/NewOrder';
+import { OrderSections } from '../order/OrderSections';
+
+const money = (key: string, label: string) => ({
+  key,
+  label,
+  render: (row: Values) => (row[key] ? formatMoney(row[key] as string) : ''),
+});
+
+/** Orders (spec §2 order edit page, §3–§5): the list, the card with its stage buttons, positions and prices. */
+export const orderView: EntityView = {
+  entity: 'client_order',
+  title: 'pages.client_order',
+  canDelete: userIsAdmin,
+  initial: () => ({
+    buyout_type: 'operator',
+    delivery_type: 'to_door',
+    stage: 'draft',
+    options: { receiver_str: '' },
+  }),
+  columns: [
+    ID_COLUMN,
+    { key: 'title', label: clientOrder.labels.title },
+    { key: 'client_title', label: clientOrder.labels.client_title! },
+    { key: 'operator_title', label: clientOrder.labels.operator_title! },
+    labelledColumn('stage', clientOrder.labels.stage, ORDER_STAGE_LABELS),
+    labelledColumn('state', clientOrder.labels.state, ORDER_STATE_LABELS),
+    money('total_price_rur', clientOrder.labels.total_price_rur),
+    {
+      key: 'weight',
+      label: clientOrder.labels.weight,
+      render: (row) => (row.weight ? formatNumber(row.weight as string, { maxDigits: 3 }) : ''),
+    },
+    {
+      key: 'transport_company_rus_order_number',
+      label: clientOrder.labels.transport_company_rus_order_number,
+    },
+  ],
+  sort: ['id', 'title', 'client_title', 'operator_title', 'stage', 'total_price_rur', 'created_at'],
+  itemTitle: (v) => String(v.title || `№${v.id}`),
+  fieldLocked: (name, values, user) => {
+    const editable = orderEditableFields(values.stage as OrderStage, rolesOf(user));
+    return editable !== null && !editable.includes(name);
+  },
+  fields: fieldsOf(clientOrder, {
+    title: {},
+    client_id: {},
+    operator_id: { kind: 'custom', render: (props) => <OrderOperatorField {...props} /> },
+    consolidation_warehouse_id: {
+      entity: 'warehouse_point',
+      // the operator's own and linked warehouses are offered first by the new-order defaults
+      where: () => [{ field: 'type', op: '=', value: 'consolidation' }],
+    },
+    to_warehouse_id: {
+      entity: 'warehouse_point',
+      kind: 'custom',
+      render: (props) => <OrderArrivalField {...props} />,
+      // the operator's own and linked warehouses are offered first by the new-order defaults
+      where: () => [{ field: 'type', op: '=', value: 'arrival' }],
+    },
+    logistic_route_id: {
+      where: (v) => [
+        { field: 'state', op: '=', value: 'active' },
+        ...(v.operator_id
+          ? [{ field: 'operator_id', op: '=' as const, value: v.operator_id as number }]
+          : []),
+      ],
+    },
+    buyout_type: { kind: 'select', options: enumOptions(BUYOUT_TYPE_LABELS) },
+    package_id: {
+      where: (v) => [
+        { field: 'type', op: '=', value: 'package' },
+        ...(v.operator_id
+          ? [{ field: 'operator_id', op: '=' as const, value: v.operator_id as number }]
+          : []),
+      ],
+    },
+    delivery_type: {
+      kind: 'select',
+      // spec §4: to_fulfillment is 'в разработке'
+      options: enumOptions(DELIVERY_TYPE_LABELS).filter((o) => o.value !== DELIVERY_TYPE_IN_DEVELOPMENT),
+    },
+    transport_company_rus: { kind: 'select', options: enumOptions(TRANSPORT_COMPANY_LABELS) },
+    order_number: {},
+    product_payment_state: {
+      kind: 'select',
+      options: enumOptions(PRODUCT_PAYMENT_STATE_LABELS),
+      hidden: (v) => !v.id || v.id === -1,
+    },
+    delivery_payment_state: {
+      kind: 'select',
+      options: enumOptions(DELIVERY_PAYMENT_STATE_LABELS),
+      hidden: (v) => !v.id || v.id === -1,
+    },
+    to_door_delivery_price_rur: { kind: 'decimal', hidden: (v) => !v.id || v.id === -1 },
+    description: { kind: 'textarea' },
+    comment: { kind: 'textarea' },
+  }),
+  header: (ctx) => <OrderHeader {...ctx} />,
+  sections: (ctx) => <OrderSections {...ctx} />,
+};

@@ -99,10 +99,24 @@ export function OrderHeader({ id, values }: SectionContext) {
     values.weight as string | null,
     (positions?.items ?? []).map((p) => ({ weight: p.weight as string, amount: p.amount as string })),
   );
-  const copy = async () => {
-    await navigator.clipboard?.writeText(number).catch(() => undefined);
+  const copy = async (text: string) => {
+    await navigator.clipboard?.writeText(text).catch(() => undefined);
     void toast(t('orders.copied'), 'success', 2000);
   };
+  /** Spec §2 'copy to clipboard': the order in a few lines, to paste into a chat with the client. */
+  const summary = () =>
+    [
+      `${t('orders.order')} ${String(values.title || `№${id}`)}: ${ORDER_STAGE_LABELS[stage]}`,
+      values.total_price_rur
+        ? `${clientOrder.labels.total_price_rur}: ${formatMoney(values.total_price_rur as string)}`
+        : '',
+      number ? `${clientOrder.labels.transport_company_rus_order_number}: ${number}` : '',
+      ...(positions?.items ?? []).map(
+        (p, i) => `${i + 1}. ${String(p.title)} — ${String(p.amount ?? '')} × ${String(p.price_cny ?? '')} ¥`,
+      ),
+    ]
+      .filter(Boolean)
+      .join('\n');
 
   return (
     <div className="caravan-order-header" data-testid="order-header">
@@ -125,6 +139,12 @@ export function OrderHeader({ id, values }: SectionContext) {
             />
           ))}
         </ButtonGroup>
+        <Button
+          icon="duplicate"
+          variant="minimal"
+          text={t('orders.copyOrder')}
+          onClick={() => void copy(summary())}
+        />
       </div>
       <div className="caravan-order-figures">
         <Figure label={clientOrder.labels.transport_company_rus_order_number}>
@@ -142,7 +162,7 @@ export function OrderHeader({ id, values }: SectionContext) {
                 variant="minimal"
                 icon="duplicate"
                 title={t('orders.copy')}
-                onClick={copy}
+                onClick={() => void copy(number)}
               />
             </>
           ) : null}

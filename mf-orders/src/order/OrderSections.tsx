@@ -1,9 +1,18 @@
-import { Card, H5, HTMLTable } from '@blueprintjs/core';
-import { clientOrder, deliveryDue, formatMoney, productDue } from '@caravan/contracts';
-import type { SectionContext, Values } from '@caravan/ui-kit';
+import { Button, Card, H5, HTMLTable } from '@blueprintjs/core';
+import { clientOrder, deliveryDue, formatMoney, productDue, type OrderWarning } from '@caravan/contracts';
+import {
+  toast,
+  useCurrentUser,
+  useDocumentSaveMutation,
+  userIsAdmin,
+  userIsStaff,
+  type SectionContext,
+  type Values,
+} from '@caravan/ui-kit';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PositionTable } from './PositionTable';
+import { TaxRates } from './PriceAdjustment';
 
 const L = clientOrder.labels;
 const rub = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : formatMoney(v as string));
@@ -11,6 +20,7 @@ const rub = (v: unknown) => (v === null || v === undefined || v === '' ? '—' :
 /** Spec §2 price breakdown: product buyout, deliveries, packaging, tariff, total; and what is still due (§9). */
 function PriceBreakdown({ values }: { values: Values }) {
   const { t } = useTranslation();
+  const user = useCurrentUser();
   const rows: [string, string][] = [
     [L.buyout_price_rur, rub(values.buyout_price_rur)],
     [L.to_ru_delivery_price_rur, rub(values.to_ru_delivery_price_rur)],
@@ -37,6 +47,50 @@ function PriceBreakdown({ values }: { values: Values }) {
           ))}
         </tbody>
       </HTMLTable>
+      <TaxRates order={values} admin={userIsAdmin(user) && !values.deleted} />
+    </Card>
+  );
+}
+
+/** The order's warnings (spec §3 warning_arr): staff delete one that is dealt with. */
+function Warnings({ values, editable }: { values: Values; editable: boolean }) {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const [save] = useDocumentSaveMutation();
+  const warnings = (values.warning_arr as OrderWarning[] | undefined) ?? [];
+  if (!warnings.length) return null;
+  const remove = async (index: number) => {
+    try {
+      await save({
+        entity: 'client_order',
+        values: { id: values.id as number, warning_arr: warnings.filter((_, i) => i !== index) },
+      }).unwrap();
+      void toast(t('orders.warningDeleted'), 'success');
+    } catch (err) {
+      void toast((err as { message: string }).message, 'danger');
+    }
+  };
+  return (
+    <Card className="caravan-order-section" data-testid="warnings">
+      <H5>{L.warning_arr}</H5>
+      {warnings.map((w, i) => (
+        <p key={i}>
+          <b>
+            {w.category_ru}
+            {w.type_ru ? ` · ${w.type_ru}` : ''}
+          </b>{' '}
+          {w.message} <small>{w.datetime.slice(0, 16).replace('T', ' ')}</small>
+          {editable && userIsStaff(user) && (
+            <Button
+              size="small"
+              variant="minimal"
+              icon="trash"
+              aria-label={t('item.delete')}
+              onClick={() => void remove(i)}
+            />
+          )}
+        </p>
+      ))}
     </Card>
   );
 }
@@ -97,6 +151,7 @@ export function OrderSections({ id, values, editable }: SectionContext) {
         <PriceBreakdown values={values} />
         <DeliverySection values={values} />
         <Family values={values} />
+        <Warnings values={values} editable={editable} />
       </div>
       <PositionTable order={values} orderId={id} editable={editable} />
     </>

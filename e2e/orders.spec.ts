@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { callAsPage, choose, CLIENT, expect, field, login, OPERATOR, test } from './support';
+import { ADMIN, callAsPage, choose, CLIENT, expect, field, login, OPERATOR, test } from './support';
 
 /**
  * An order's whole life in two browsers (issue 9): the client orders two goods and forms the order;
@@ -230,4 +230,36 @@ test('an order goes from the new-order form to «принят получател
     await other.context().close();
   }
   await operator.context().close();
+});
+
+test("an admin's price adjustment grosses the price up by the operator's tax, stands, and resets", async ({
+  page,
+}) => {
+  await login(page, ADMIN);
+  const drafts = await callAsPage(page, 'client_order_list', {
+    operator_id: 1,
+    where_param: [{ field: 'stage', op: '=', value: 'draft' }],
+    per_page: 1,
+  });
+  const order = drafts.result.items[0];
+  await page.goto(`/client_order/${order.id}`);
+  await page.getByRole('button', { name: 'корректировка цен' }).click();
+  const d = dialog(page);
+  await expect(d.getByRole('button', { name: 'сохранить' })).toBeDisabled(); // nothing ticked yet
+  await d.getByText('выкуп товара, ₽', { exact: true }).click();
+  await d.locator('#adjust-buyout_price_rur').fill('1000');
+  await d.getByRole('button', { name: 'сохранить' }).click();
+  await expect(toast(page, 'цены скорректированы')).toBeVisible();
+  await expect(page.getByTestId('manually-adjusted')).toBeVisible();
+  // Восточный экспресс: tax 6 %, VAT 0 % → 1000 × 1.06
+  const adjusted = (await callAsPage(page, 'client_order_get_by_id', { id: order.id })).result;
+  expect(adjusted.buyout_price_rur).toBe('1060.00');
+  expect(adjusted.options.price_info).toMatchObject({ manually_adjusted: true, tax_rate: '6.00' });
+
+  await page.getByRole('button', { name: 'сбросить корректировку' }).click();
+  await expect(toast(page, 'ручная корректировка цен сброшена')).toBeVisible();
+  await expect(page.getByTestId('manually-adjusted')).toHaveCount(0);
+  const reset = (await callAsPage(page, 'client_order_get_by_id', { id: order.id })).result;
+  expect(reset.buyout_price_rur).toBe(order.buyout_price_rur);
+  expect(reset.total_price_rur).toBe(order.total_price_rur);
 });

@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import {
   ADJUSTABLE_PRICE_FIELDS,
   ADJUSTABLE_PRICE_LABELS,
@@ -81,10 +81,10 @@ export function PriceAdjustmentDialog({ order, onClose }: { order: Values; onClo
           })}
         </Callout>
         {ADJUSTABLE_PRICE_FIELDS.map((f) => (
-          <FormGroup key={f} label={ADJUSTABLE_PRICE_LABELS[f]} labelFor={`adjust-${f}`} inline>
+          <div key={f} className="caravan-adjust-row">
             <Checkbox
+              label={ADJUSTABLE_PRICE_LABELS[f]}
               checked={ticked.has(f)}
-              aria-label={`${t('orders.adjustTick')} ${ADJUSTABLE_PRICE_LABELS[f]}`}
               onChange={(e) => {
                 const next = new Set(ticked);
                 if (e.currentTarget.checked) next.add(f);
@@ -100,7 +100,7 @@ export function PriceAdjustmentDialog({ order, onClose }: { order: Values; onClo
             <span className="caravan-hint">
               {t('orders.now')}: {order[f] ? formatMoney(order[f] as string) : '—'}
             </span>
-          </FormGroup>
+          </div>
         ))}
       </DialogBody>
       <DialogFooter

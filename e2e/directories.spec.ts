@@ -165,7 +165,14 @@ test('an operator sees only the operators folder, edits their operator, and a di
   await login(page, OPERATOR);
   const menu = page.getByRole('navigation', { name: 'меню' });
   await expect(menu.locator('.bp6-menu-header')).toHaveText(['операторы']);
-  await expect(menu.getByRole('menuitem')).toHaveText(['операторы', 'склады', 'тарифы', 'доп. услуги']);
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'заказы',
+    'позиции в заказах',
+    'операторы',
+    'склады',
+    'тарифы',
+    'доп. услуги',
+  ]);
 
   await menu.getByRole('menuitem', { name: 'операторы' }).click();
   await expect(page.getByTestId('document-row')).toHaveCount(1);
@@ -197,7 +204,13 @@ test('a client sees the client folder, uses the calculator, and cannot write dir
   await login(page, CLIENT);
   const menu = page.getByRole('navigation', { name: 'меню' });
   await expect(menu.locator('.bp6-menu-header')).toHaveText(['клиент']);
-  await expect(menu.getByRole('menuitem')).toHaveText(['клиенты', 'поставщики', 'калькулятор']);
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'заказы',
+    'позиции в заказах',
+    'клиенты',
+    'поставщики',
+    'калькулятор',
+  ]);
   await page.goto('/city');
   await expect(page.getByText('Страница не найдена')).toBeVisible();
   // their own client: delivery data editable, the rest and deletion are the back office's

@@ -107,6 +107,9 @@ test('an order goes from the new-order form to «принят получател
   await expect(page).toHaveURL(/\/client_order\/\d+$/);
   const orderId = Number(page.url().split('/').pop());
   await expect(stage(page)).toHaveText('новый');
+  await expect(page.getByRole('navigation', { name: 'путь к странице' })).toHaveText(
+    'CaravanзаказыКроссовки и носки e2e',
+  );
 
   await addPosition(page, {
     title: 'Кроссовки беговые',

@@ -16,12 +16,18 @@ async function insertWithIds(kit: ServiceKit, trx: Db, table: string, rows: Rows
   const values = rows.map((r) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonColumns.has(k) ? json(v) : v])),
   );
-  const columns = Object.keys(values[0]!);
+  // every column any row names; a row without one takes the column's default (not null)
+  const columns = [...new Set(values.flatMap((v) => Object.keys(v)))];
+  const cell = (v: Record<string, unknown>, c: string) => (c in v ? '?' : 'default');
   await trx.raw(
     `insert into ?? (${columns.map(() => '??').join(', ')}) overriding system value values ${values
-      .map(() => `(${columns.map(() => '?').join(', ')})`)
+      .map((v) => `(${columns.map((c) => cell(v, c)).join(', ')})`)
       .join(', ')}`,
-    [table, ...columns, ...values.flatMap((v) => columns.map((c) => v[c] ?? null))] as never,
+    [
+      table,
+      ...columns,
+      ...values.flatMap((v) => columns.filter((c) => c in v).map((c) => v[c] ?? null)),
+    ] as never,
   );
   await trx.raw(`select setval(pg_get_serial_sequence(?, 'id'), (select max(id) from ??))`, [table, table]);
 }

@@ -334,6 +334,8 @@ describe('an operator takes the order through every stage', () => {
       send_date: '2026-03-10',
       weight: '12.5',
       volume: '0.08',
+      shipment_article: 'ART-1',
+      to_ru_delivery_price: '45',
     };
     expect(await call('client_order_update', { ...toRu, amount: 2 }, userA)).toEqual(
       refused('действие доступно только администратору или оператору'),
@@ -345,9 +347,10 @@ describe('an operator takes the order through every stage', () => {
       stage: 'warehouse_received',
       weight: null,
     });
-    expect(
-      await call('client_order_update', { ...toRu, amount: 2, shipment_article: 'ART-1' }, operatorA),
-    ).toMatchObject({ ok: true, result: { stage: 'sent_to_ru', weight: '12.500' } });
+    expect(await call('client_order_update', { ...toRu, amount: 2 }, operatorA)).toMatchObject({
+      ok: true,
+      result: { stage: 'sent_to_ru', weight: '12.500' },
+    });
     expect((await stored('client_order_position', p1.id)).stage).toBe('sent_to_ru');
 
     // received straight from sent_to_ru only for delivery to Russia
@@ -381,7 +384,7 @@ describe('an operator takes the order through every stage', () => {
       await call('client_order_update', { id: order.id, stage: 'client_confirmed' }, userA),
     ).toMatchObject({
       ok: true,
-      result: { stage: 'client_confirmed' },
+      result: { stage: 'client_confirmed', state: 'done' },
     });
     const positions = await orders.db('client_order_position').where({ client_order_id: order.id });
     expect(positions.map((p: Any) => p.stage)).toEqual(['client_confirmed', 'client_confirmed']);

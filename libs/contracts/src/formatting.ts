@@ -73,3 +73,7 @@ export const isPlainNumber = (value: unknown, integer = false): boolean =>
   typeof value === 'number'
     ? Number.isFinite(value) && (!integer || Number.isInteger(value))
     : typeof value === 'string' && (integer ? /^-?\d+$/ : PLAIN_DECIMAL).test(value);
+
+/** An ISO date ('2026-12-01', or the date part of a timestamp) as the date inputs show it: '01-12-2026'. */
+export const formatDate = (iso: string | null | undefined): string =>
+  iso ? iso.slice(0, 10).split('-').reverse().join('-') : '';

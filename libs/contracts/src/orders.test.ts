@@ -65,7 +65,10 @@ describe('the order stage machine', () => {
     expect(orderTransition(received, 'sent_to_ru', 'client_order_update', client).ok).toBe(false);
     expect(orderTransition(received, 'sent_to_ru', 'client_order_update', operator)).toMatchObject({
       ok: true,
-      transition: { required: ['send_date', 'weight', 'volume', 'amount'] },
+      // spec §5: the sent-to-RU dialog's fields, the currency aside (it defaults to USD)
+      transition: {
+        required: ['send_date', 'shipment_article', 'volume', 'weight', 'amount', 'to_ru_delivery_price'],
+      },
     });
     const atDoor = { ...order, stage: 'sent_to_door' as const };
     expect(orderTransition(atDoor, 'client_received', 'client_order_update', client).ok).toBe(true);
@@ -219,15 +222,21 @@ describe('position actions (spec §4, §5)', () => {
 });
 
 describe('hints and warnings', () => {
-  it('asks for payment only with positions that each have a price or an amount', () => {
+  it('asks for payment only with checked positions that each have a price or an amount', () => {
     expect(buyoutWaitingProblems([])).toEqual(['в заказе нет позиций']);
-    expect(buyoutWaitingProblems([{ price_cny: null, amount: null }])).toEqual([
+    expect(buyoutWaitingProblems([{ price_cny: null, amount: null, stage: 'created' }])).toEqual([
       'не указаны необходимые данные (цена / кол-во) в 1 позиции',
     ]);
+    expect(
+      buyoutWaitingProblems([
+        { price_cny: '1', amount: '1', stage: 'verification' },
+        { price_cny: '1', amount: '1', stage: 'created' },
+      ]),
+    ).toEqual(['позиций на проверке: 1; сначала проверьте их']);
     expect(ORDER_MESSAGES.priceOrAmountMissing(3)).toBe(
       'не указаны необходимые данные (цена / кол-во) в 3 позициях',
     );
-    expect(buyoutWaitingProblems([{ price_cny: '1', amount: null }])).toEqual([]);
+    expect(buyoutWaitingProblems([{ price_cny: '1', amount: null, stage: 'created' }])).toEqual([]);
   });
 
   it('gives the warning icon its reasons by buyout type and role', () => {

@@ -200,6 +200,9 @@ describe('what is due and the product payment state', () => {
     expect(productDue(order)).toBe('3000.00');
     expect(productDue({ buyout_price_rur: '100', product_paid_rur: '150' })).toBe('-50.00');
     expect(productDue({})).toBe('0.00');
+    // goods the client buys out themselves are not paid to us (the total leaves them out too)
+    expect(productDue({ ...order, buyout_type: 'self' })).toBe('0.00');
+    expect(productDue({ ...order, product_payment_state: 'self' })).toBe('0.00');
   });
 
   it('delivery due is the total less the delivery paid and the goods', () => {

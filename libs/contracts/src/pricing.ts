@@ -227,6 +227,7 @@ export function amountWithFee(amount: DecimalValue, method: PaymentFeeMethod): s
 
 /** The order fields of what is paid and due. */
 export type OrderPaymentPricing = {
+  buyout_type?: string | null;
   buyout_price_rur?: DecimalValue;
   total_price_rur?: DecimalValue;
   product_paid_rur?: DecimalValue;
@@ -234,9 +235,15 @@ export type OrderPaymentPricing = {
   product_payment_state?: string | null;
 };
 
-/** Still to pay for the goods (spec §9): buyout_price_rur − product_paid_rur; negative when overpaid. */
+/**
+ * Still to pay for the goods (spec §9): buyout_price_rur − product_paid_rur; negative when overpaid.
+ * Ours: nothing for goods the client buys out themselves (buyout_type or product state 'self'), as the
+ * total leaves their buyout out.
+ */
 export const productDue = (order: OrderPaymentPricing): string =>
-  money(readOrZero(order.buyout_price_rur) - readOrZero(order.product_paid_rur));
+  order.buyout_type === 'self' || order.product_payment_state === 'self'
+    ? money(0n)
+    : money(readOrZero(order.buyout_price_rur) - readOrZero(order.product_paid_rur));
 
 /**
  * Still to pay for the delivery (spec §9): total_price_rur − delivery_paid_rur − buyout_price_rur (or

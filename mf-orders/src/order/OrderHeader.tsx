@@ -1,6 +1,7 @@
 import { Button, ButtonGroup, Callout, Tag } from '@blueprintjs/core';
 import {
   clientOrder,
+  formatDate,
   formatMoney,
   formatNumber,
   ORDER_STAGE_LABELS,
@@ -17,12 +18,13 @@ import {
   rolesOf,
   toast,
   useCurrentUser,
+  userIsStaff,
   useDocumentListQuery,
   useServerEvents,
   type AppStore,
   type SectionContext,
 } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { StageDialog } from './StageDialog';
@@ -40,9 +42,11 @@ const STAGE_INTENT: Partial<Record<OrderStage, 'primary' | 'success' | 'warning'
 };
 
 /** Keeps the open card live: the server pushes the order's and its positions' changes (SSE client_order_item). */
-function useLiveOrder(id: number) {
+function useLiveOrder(id: number, shownStage: OrderStage) {
   const dispatch = useDispatch<AppStore['dispatch']>();
   const { t } = useTranslation();
+  const shown = useRef(shownStage);
+  shown.current = shownStage;
   useServerEvents(
     'client_order_item',
     id,
@@ -55,7 +59,8 @@ function useLiveOrder(id: number) {
       );
       const entity = (event as { entity?: string }).entity;
       const stage = event.item.stage as OrderStage | undefined;
-      if (entity === 'client_order' && stage)
+      // told only when the stage changed under the user's eyes (a repricing or a save of their own is not news)
+      if (entity === 'client_order' && stage && stage !== shown.current)
         void toast(
           t('orders.stageArrived', { stage: ORDER_STAGE_LABELS[stage] }),
           'primary',
@@ -83,7 +88,7 @@ function Figure({ label, children, testId }: { label: string; children: React.Re
 export function OrderHeader({ id, values }: SectionContext) {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  useLiveOrder(id);
+  useLiveOrder(id, values.stage as OrderStage);
   const [move, setMove] = useState<OrderTransition | null>(null);
   const { data: positions } = useDocumentListQuery({
     entity: 'client_order_position',
@@ -171,7 +176,7 @@ export function OrderHeader({ id, values }: SectionContext) {
           {values.total_price_rur ? formatMoney(values.total_price_rur as string) : null}
         </Figure>
         <Figure label={clientOrder.labels.to_ru_delivery_date}>
-          {(values.to_ru_delivery_date as string) || null}
+          {formatDate(values.to_ru_delivery_date as string | null) || null}
         </Figure>
         <Figure label={clientOrder.labels.weight}>
           {values.weight ? formatNumber(values.weight as string, { maxDigits: 3 }) : null}
@@ -185,6 +190,19 @@ export function OrderHeader({ id, values }: SectionContext) {
             : null}
         </Figure>
       </div>
+      {userIsStaff(user) && (
+        <div className="caravan-consolidation-header" data-testid="consolidation-header">
+          {[
+            values.consolidation_warehouse_title,
+            values.client_title,
+            values.logistic_route_title,
+            values.package_title,
+            (values.delivery_data as { city?: string } | null)?.city || t('orders.defaultCity'),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </div>
+      )}
       {hint && (
         <Callout intent="warning" icon="warning-sign" data-testid="weight-hint">
           {hint}

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PositionTable } from './PositionTable';
 import { TaxRates } from './PriceAdjustment';
+import { RateHistory } from './RateHistory';
 
 const L = clientOrder.labels;
 const rub = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : formatMoney(v as string));
@@ -48,6 +49,7 @@ function PriceBreakdown({ values }: { values: Values }) {
         </tbody>
       </HTMLTable>
       <TaxRates order={values} admin={userIsAdmin(user) && !values.deleted} />
+      <RateHistory order={values} />
     </Card>
   );
 }

@@ -158,6 +158,8 @@ export function PositionTable({
               <th>№</th>
               <th>{t('orders.photo')}</th>
               <th>{P.title}</th>
+              <th>{P.stage}</th>
+              <th />
               <th>{P.waybill}</th>
               <th>{P.price_cny}</th>
               <th>{P.amount}</th>
@@ -168,8 +170,6 @@ export function PositionTable({
               <th>{P.to_door_delivery_price_rur}</th>
               <th>{t('orders.pricePerUnit')}</th>
               <th>{t('orders.pricePerKg')}</th>
-              <th>{P.stage}</th>
-              <th />
               <th />
             </tr>
           </thead>
@@ -190,20 +190,6 @@ export function PositionTable({
                   <td>
                     <Link to={`/client_order_position/${r.id}`}>{String(r.title)}</Link>
                   </td>
-                  <td>{String(r.waybill ?? '')}</td>
-                  <td className="caravan-number">{num(r.price_cny)}</td>
-                  <td className="caravan-number">{num(r.amount)}</td>
-                  <td className="caravan-number">{num(r.weight, 3)}</td>
-                  <td className="caravan-number">
-                    {num(positionCalculatedWeight(r, rows, order.weight as string), 3)}
-                  </td>
-                  <td className="caravan-number">
-                    {r.price_cny && r.amount ? num(positionSumCnyText(r)) : ''}
-                  </td>
-                  <td className="caravan-number">{num(r.to_ru_delivery_price_cny)}</td>
-                  <td className="caravan-number">{num(r.to_door_delivery_price_rur)}</td>
-                  <td className="caravan-number">{rub(positionPricePerUnit(r, rate))}</td>
-                  <td className="caravan-number">{rub(positionPricePerKg(r, rate))}</td>
                   <td>
                     <Tag minimal data-testid="position-stage">
                       {POSITION_STAGE_LABELS[r.stage as PositionStage]}
@@ -228,6 +214,20 @@ export function PositionTable({
                         />
                       ))}
                   </td>
+                  <td>{String(r.waybill ?? '')}</td>
+                  <td className="caravan-number">{num(r.price_cny)}</td>
+                  <td className="caravan-number">{num(r.amount)}</td>
+                  <td className="caravan-number">{num(r.weight, 3)}</td>
+                  <td className="caravan-number">
+                    {num(positionCalculatedWeight(r, rows, order.weight as string), 3)}
+                  </td>
+                  <td className="caravan-number">
+                    {r.price_cny && r.amount ? num(positionSumCnyText(r)) : ''}
+                  </td>
+                  <td className="caravan-number">{num(r.to_ru_delivery_price_cny)}</td>
+                  <td className="caravan-number">{num(r.to_door_delivery_price_rur)}</td>
+                  <td className="caravan-number">{rub(positionPricePerUnit(r, rate))}</td>
+                  <td className="caravan-number">{rub(positionPricePerKg(r, rate))}</td>
                   <td>
                     {canDelete && (
                       <Button

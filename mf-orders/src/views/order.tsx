@@ -62,6 +62,17 @@ export const orderView: EntityView = {
       label: clientOrder.labels.transport_company_rus_order_number,
     },
   ],
+  // spec §2: the list filters by stage and state, client and operator, the way of buyout and delivery, the date
+  filters: fieldsOf(clientOrder, {
+    stage: { kind: 'select', options: enumOptions(ORDER_STAGE_LABELS) },
+    state: { kind: 'select', options: enumOptions(ORDER_STATE_LABELS) },
+    client_id: {},
+    operator_id: {},
+    buyout_type: { kind: 'select', options: enumOptions(BUYOUT_TYPE_LABELS) },
+    delivery_type: { kind: 'select', options: enumOptions(DELIVERY_TYPE_LABELS) },
+    transport_company_rus: { kind: 'select', options: enumOptions(TRANSPORT_COMPANY_LABELS) },
+    created_at: { kind: 'datetime', label: 'создан' },
+  }),
   sort: ['id', 'title', 'client_title', 'operator_title', 'stage', 'total_price_rur', 'created_at'],
   itemTitle: (v) => String(v.title || `№${v.id}`),
   fieldLocked: (name, values, user) => {
@@ -108,15 +119,18 @@ export const orderView: EntityView = {
     },
     transport_company_rus: { kind: 'select', options: enumOptions(TRANSPORT_COMPANY_LABELS) },
     order_number: {},
+    // a client chooses how to pay in the forming dialog; paid states are set by payments or an admin
     product_payment_state: {
       kind: 'select',
       options: enumOptions(PRODUCT_PAYMENT_STATE_LABELS),
       hidden: (v) => !v.id || v.id === -1,
+      readOnly: (_v, user) => !userIsAdmin(user),
     },
     delivery_payment_state: {
       kind: 'select',
       options: enumOptions(DELIVERY_PAYMENT_STATE_LABELS),
       hidden: (v) => !v.id || v.id === -1,
+      readOnly: (_v, user) => !userIsAdmin(user),
     },
     to_door_delivery_price_rur: { kind: 'decimal', hidden: (v) => !v.id || v.id === -1 },
     description: { kind: 'textarea' },

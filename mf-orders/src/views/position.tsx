@@ -2,6 +2,7 @@ import { Button, ButtonGroup, ControlGroup, Tag } from '@blueprintjs/core';
 import {
   BUYOUT_STATE_LABELS,
   clientOrderPosition,
+  formatNumber,
   isStaff,
   ORDER_MESSAGES,
   POSITION_ACTION_LABELS,
@@ -16,6 +17,7 @@ import {
   type VatField,
 } from '@caravan/contracts';
 import {
+  enumOptions,
   fieldsOf,
   ID_COLUMN,
   labelledColumn,
@@ -43,8 +45,13 @@ const P = clientOrderPosition.labels;
  */
 function SalePrices({ values, onPatch, disabled }: FieldInputProps) {
   const { t } = useTranslation();
-  const stored = vatPercentOf(values.sell_price_no_nds_rur as string, values.sell_price_nds_rur as string);
-  const [nds, setNds] = useState<string | null>(stored);
+  // the percent is read back from the two prices until the user types one of their own
+  const [typed, setTyped] = useState<string | null | undefined>(undefined);
+  const nds =
+    typed !== undefined
+      ? typed
+      : vatPercentOf(values.sell_price_no_nds_rur as string, values.sell_price_nds_rur as string);
+  const setNds = setTyped;
   const prices = () => ({
     price_no_nds: values.sell_price_no_nds_rur as string | null,
     nds,
@@ -138,9 +145,26 @@ export const positionView: EntityView = {
     { key: 'client_title', label: P.client_title! },
     { key: 'waybill', label: P.waybill },
     labelledColumn('stage', P.stage, POSITION_STAGE_LABELS),
-    { key: 'price_cny', label: P.price_cny },
-    { key: 'amount', label: P.amount },
+    {
+      key: 'price_cny',
+      label: P.price_cny,
+      render: (row) => (row.price_cny ? formatNumber(row.price_cny as string, { minDigits: 2 }) : ''),
+    },
+    {
+      key: 'amount',
+      label: P.amount,
+      render: (row) => (row.amount ? formatNumber(row.amount as string) : ''),
+    },
   ],
+  filters: fieldsOf(clientOrderPosition, {
+    stage: { kind: 'select', options: enumOptions(POSITION_STAGE_LABELS) },
+    buyout_state: { kind: 'select', options: enumOptions(BUYOUT_STATE_LABELS) },
+    client_order_id: {},
+    type_id: {},
+    provider_id: {},
+    waybill: {},
+    created_at: { kind: 'datetime', label: 'создана' },
+  }),
   itemTitle: (v) => String(v.title ?? ''),
   header: (ctx) => <PositionHeader {...ctx} />,
   fields: fieldsOf(clientOrderPosition, {

@@ -1,6 +1,7 @@
 import { Breadcrumbs, type BreadcrumbProps } from '@blueprintjs/core';
 import { NEW_ID } from '@caravan/contracts';
-import { listUrlOf } from '@caravan/ui-kit';
+import { documentApi, listUrlOf, titleOfRow, type AppStore } from '@caravan/ui-kit';
+import { useSelector } from 'react-redux';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { entryText, type MenuEntry } from './menu';
@@ -29,13 +30,22 @@ export function Crumbs({ entries }: { entries: MenuEntry[] }) {
   const entry = entries.find((e) => e.path === section);
   const titleKey =
     section && (PAGE_LABELS[section] ?? [`menu.${section}`, `pages.${section}`].find((k) => i18n.exists(k)));
+  const rest = section ? pathname.slice(section.length + 2) : '';
+  const itemId = Number(rest);
+  // the document's title once its page has loaded it (spec §2: 'заказы', then the order title)
+  const loaded = useSelector((state: ReturnType<AppStore['getState']>) =>
+    section && Number.isInteger(itemId) && itemId > 0
+      ? documentApi.endpoints.documentGet.select({ entity: section, id: itemId })(state).data
+      : undefined,
+  );
   const items: BreadcrumbProps[] = [{ text: t('app.name'), onClick: () => navigate('/') }];
   if (section && (entry || titleKey)) {
-    const rest = pathname.slice(section.length + 2);
     const label = entry ? entryText(t, entry) : t(titleKey!);
     items.push({ text: label, onClick: rest ? () => navigate(listUrlOf(`/${section}`)) : undefined });
     if (rest && Number.isInteger(Number(rest)))
-      items.push({ text: Number(rest) === NEW_ID ? t('common.newRecord') : `#${rest}` });
+      items.push({
+        text: itemId === NEW_ID ? t('common.newRecord') : (loaded && titleOfRow(loaded)) || `#${rest}`,
+      });
   }
   return (
     <nav aria-label={t('layout.crumbs')}>

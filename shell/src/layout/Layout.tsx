@@ -69,7 +69,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
       icon={e.icon as IconName}
       text={entryText(t, e)}
       disabled={e.disabled}
-      active={location.pathname.startsWith(`/${e.path}`)}
+      active={location.pathname === `/${e.path}` || location.pathname.startsWith(`/${e.path}/`)}
       onClick={() => {
         setDrawerMenuOpen(false);
         navigate(`/${e.path}`);

@@ -1,5 +1,8 @@
 import {
   buyoutWaitingProblems,
+  dec,
+  decDiv,
+  decFormat,
   clientOrder,
   ENTITY_TOPICS,
   isAdmin,
@@ -168,6 +171,38 @@ async function fixRate(
 }
 
 /**
+ * What follows from an order's own values (ours): an order accepted by its recipient is done; a
+ * density not given is the weight over the volume (kg/m³, 2 decimals).
+ */
+async function completeOrder(
+  trx: RuleContext['trx'],
+  ctx: { identity: Identity; outbox: ServiceKit['outbox']; orders: EntityStore },
+  prev: Record<string, unknown> | null,
+  row: Record<string, unknown> & { id: number },
+) {
+  const patch: Record<string, unknown> = {};
+  if (prev?.stage !== row.stage && row.stage === 'client_confirmed' && row.state !== 'done')
+    patch.state = 'done';
+  if (row.density === null && row.weight && row.volume && Number(row.volume) > 0)
+    patch.density = decFormat(decDiv(dec(String(row.weight)), dec(String(row.volume))), 2);
+  if (!Object.keys(patch).length) return;
+  const [updated] = (await trx('client_order')
+    .where({ id: row.id })
+    .update(patch)
+    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & {
+    id: number;
+    deleted: boolean;
+  })[];
+  await ctx.orders.writeHistory(
+    trx,
+    ctx.identity,
+    row.id,
+    Object.entries(patch).map(([k, v]) => [k, row[k], v]),
+  );
+  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+}
+
+/**
  * Orders (spec §3–§5; docs/access.md, docs/adr/0008-orders.md): a client reaches their clients'
  * orders and writes them in draft, an operator their operators' orders, an admin all. Stages move only
  * by the machine of contracts' orderStages; every move is one transaction with the row locked.
@@ -212,6 +247,7 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
     afterWrite: async ({ trx, identity, outbox, prev, row }) => {
       if (prev?.stage !== row.stage && row.stage === 'buyout_waiting' && !row.rate_id)
         await fixRate(trx, { identity, outbox, orders }, row);
+      await completeOrder(trx, { identity, outbox, orders }, prev, row);
       await repriceOrder(trx, { identity, outbox, orders, positions }, row.id);
     },
     topic: ENTITY_TOPICS.client_order,

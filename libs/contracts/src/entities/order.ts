@@ -344,7 +344,8 @@ export const PositionActionParams = z.strictObject({
   receive_record: z
     .strictObject({
       date: IsoDate.nullable().optional(),
-      amount: z.number().int().min(0).max(100000).nullable().optional(),
+      // a count below 1 is refused by receiveRecordProblem: 'не указано кол-во коробок'
+      amount: z.number().int().max(100000).nullable().optional(),
       transporter: Text(200),
       cost: Money.nullable().default(null),
       comment: Text(),

@@ -172,6 +172,7 @@ export const ORDER_MESSAGES = {
   weightMismatch: (kg: string) => `вес заказа не совпадает с суммой весов позиций (${kg} кг)`,
   // ours: refusals of the server's rules
   noPositions: 'в заказе нет позиций',
+  positionsUnchecked: (n: number) => `позиций на проверке: ${n}; сначала проверьте их`,
   orderStage: (from: OrderStage, to: OrderStage) =>
     `заказ нельзя перевести из этапа «${ORDER_STAGE_LABELS[from]}» в «${ORDER_STAGE_LABELS[to]}»`,
   orderStageBy: (to: OrderStage) =>
@@ -247,7 +248,8 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
       'to_ru_delivery_price',
       'to_ru_delivery_currency_id',
     ],
-    required: ['send_date', 'weight', 'volume', 'amount'],
+    // spec §5: the dialog's fields; the currency defaults to USD (pricing takes USD when none is chosen)
+    required: ['send_date', 'shipment_article', 'volume', 'weight', 'amount', 'to_ru_delivery_price'],
     success: ORDER_MESSAGES.sentToRu,
   },
   {
@@ -265,7 +267,15 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
       'transport_company_rus_order_number',
       'to_door_delivery_date',
     ],
-    required: ['to_ru_delivery_date', 'transport_company_rus_order_number'],
+    // spec §5: all but the to-door date; density is derived from weight and volume when not given
+    required: [
+      'send_date',
+      'to_ru_delivery_date',
+      'weight',
+      'volume',
+      'amount',
+      'transport_company_rus_order_number',
+    ],
     success: ORDER_MESSAGES.sentToDoor,
   },
   {
@@ -577,10 +587,17 @@ export function orderCreatedProblems(
 }
 
 /** Spec §5 'waiting for payment': positions exist, each with a price or an amount. */
-export function buyoutWaitingProblems(positions: readonly Pick<PositionFacts, 'price_cny' | 'amount'>[]) {
+export function buyoutWaitingProblems(
+  positions: readonly Pick<PositionFacts, 'price_cny' | 'amount' | 'stage'>[],
+) {
   if (!positions.length) return [ORDER_MESSAGES.noPositions];
   const missing = positions.filter((p) => !filled(p.price_cny) && !filled(p.amount)).length;
-  return missing ? [ORDER_MESSAGES.priceOrAmountMissing(missing)] : [];
+  // ours: the client is asked to pay only for checked positions
+  const unchecked = positions.filter((p) => p.stage === 'verification').length;
+  return [
+    ...(missing ? [ORDER_MESSAGES.priceOrAmountMissing(missing)] : []),
+    ...(unchecked ? [ORDER_MESSAGES.positionsUnchecked(unchecked)] : []),
+  ];
 }
 
 /** Spec §5 bulk warehouse_waiting: every affected position needs a waybill. */

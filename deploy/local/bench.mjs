@@ -4,7 +4,8 @@
 //   2. SSE: a wallet change until its message reaches a connected browser (outbox → Kafka → gateway)
 //   3. lists at 10k and 1M rows at the service (bench/lists.mjs)
 //   4. front-end weight: initial JS of the login page, each remoteEntry (bench/web.mjs)
-// BENCH_ONLY=gateway,sse,lists,web runs a part of it.
+//   5. the orders lists at 1M orders and 5M positions, and the order card (bench/orders.mjs, issue 9)
+// BENCH_ONLY=gateway,sse,lists,web,orders runs a part of it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ const offset = 20000;
 const base = `http://127.0.0.1:${8080 + offset}`;
 const carriersUrl = `http://127.0.0.1:${4003 + offset}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web').split(',');
+const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders').split(',');
 let failed = false;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -188,4 +189,5 @@ function runPart(script) {
 if (only.includes('gateway') || only.includes('sse')) await benchSystem();
 if (only.includes('lists')) runPart('lists.mjs');
 if (only.includes('web')) runPart('web.mjs');
+if (only.includes('orders')) runPart('orders.mjs');
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { clientOrderMigration } from './client_order';
 import { listIndexes, orderListIndexes } from './list_indexes';
+import { reachIndexes } from './reach_indexes';
 
 export const migrations: Migration[] = [
   {
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   listIndexes,
   clientOrderMigration,
   orderListIndexes,
+  reachIndexes,
 ];

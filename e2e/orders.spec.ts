@@ -266,3 +266,33 @@ test("an admin's price adjustment grosses the price up by the operator's tax, st
   expect(reset.buyout_price_rur).toBe(order.buyout_price_rur);
   expect(reset.total_price_rur).toBe(order.total_price_rur);
 });
+
+test("a client's favourite and archived orders: their own lists, the archive out of the main list", async ({
+  page,
+}) => {
+  await login(page, CLIENT);
+  const mine = (await callAsPage(page, 'client_order_list', { per_page: 1, order_by: 'id asc' })).result
+    .items[0];
+  await page.goto(`/client_order/${mine.id}`);
+  await page.getByRole('button', { name: 'в избранное' }).click();
+  await expect(page.getByRole('button', { name: 'из избранного' })).toBeVisible();
+  await page.getByRole('button', { name: 'в архив' }).click();
+  await expect(page.getByRole('button', { name: 'из архива' })).toBeVisible();
+
+  const row = (p: Page) => p.getByTestId('document-row').filter({ hasText: mine.title });
+  await page.goto('/client_order');
+  await expect(page.getByTestId('document-row').first()).toBeVisible();
+  await expect(row(page)).toHaveCount(0); // archived: not in the main list
+  await page.getByTestId('list-scope-favourite').click();
+  await expect(row(page)).toHaveCount(1);
+  await page.getByTestId('list-scope-archive').click();
+  await expect(row(page)).toHaveCount(1);
+  await expect(page.getByTestId('document-row')).toHaveCount(1);
+
+  // taken out of the archive, it is back in the main list
+  await row(page).click();
+  await page.getByRole('button', { name: 'из архива' }).click();
+  await expect(page.getByRole('button', { name: 'в архив' })).toBeVisible();
+  await page.goto('/client_order');
+  await expect(row(page)).toHaveCount(1);
+});

@@ -215,3 +215,37 @@ describe('live order updates over SSE', () => {
     stranger.close();
   });
 });
+
+describe("a user's own order lists (options.settings)", () => {
+  it('keeps favourites and archive per user; the list leaves archived orders out with not_in', async () => {
+    const orders = (await call(system.url, client1, 'client_order_list', { per_page: 3, order_by: 'id asc' }))
+      .body.result.items as { id: number }[];
+    const [a, b] = orders.map((o) => o.id);
+    const saved = await call(system.url, client1, 'profile_settings_update', {
+      favourite_orders: [a],
+      archived_orders: [b],
+    });
+    expect(saved.body.result.options.settings).toMatchObject({ favourite_orders: [a], archived_orders: [b] });
+    // the shell reads the user at start-up: it gets the new lists at once, not after the cache's time
+    const shellView = await fetch(`${system.url}/api/user_current`, { headers: { 'Auth-token': client1 } });
+    expect((await shellView.json()).result.options.settings).toMatchObject({ archived_orders: [b] });
+    // another user's settings are their own
+    const other = await call(system.url, client2, 'user_current', {});
+    expect(other.body.result.options.settings.archived_orders).toBeUndefined();
+
+    const rest = await call(system.url, client1, 'client_order_list', {
+      where_param: [{ field: 'id', op: 'not_in', value: [b] }],
+      per_page: 100,
+    });
+    const ids = (rest.body.result.items as { id: number }[]).map((o) => o.id);
+    expect(ids).toContain(a);
+    expect(ids).not.toContain(b);
+
+    // a list that is not a list of ids is refused in words and changes nothing
+    const refused = await call(system.url, client1, 'profile_settings_update', { archived_orders: ['x'] });
+    expect(refused.body.ok).toBe(false);
+    expect(refused.body.message).toBe("неверное значение поля 'заказы в архиве №1': ожидается число");
+    const again = await call(system.url, client1, 'profile_settings_update', {});
+    expect(again.body.result.options.settings).toMatchObject({ favourite_orders: [a], archived_orders: [b] });
+  });
+});

@@ -1,6 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { clientOrderMigration } from './client_order';
 import { listIndexes, orderListIndexes } from './list_indexes';
+import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
 
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   clientOrderMigration,
   orderListIndexes,
   reachIndexes,
+  positionReach,
 ];

@@ -5,6 +5,8 @@ import {
   ProfileParams,
   user,
   type CurrentUser,
+  SETTINGS_LABELS,
+  SettingsParams,
 } from '@caravan/contracts';
 import { BusinessError, registerEntity, type ProcedureRegistry } from '@caravan/service-kit';
 import { z } from 'zod';
@@ -50,6 +52,29 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
       if (!row) throw new BusinessError('пользователь не найден');
       return toCurrentUser(row);
     },
+  });
+
+  // Every user keeps their own lists (favourite and archived orders) in options.settings.
+  registry.register({
+    name: 'profile_settings_update',
+    params: SettingsParams,
+    labels: SETTINGS_LABELS,
+    access: 'any',
+    handler: (ctx, p) =>
+      ctx.db.transaction(async (trx) => {
+        await trx('user_table')
+          .where({ id: ctx.identity.user_id })
+          .update({
+            options: trx.raw(
+              `jsonb_set(coalesce(options, '{}'::jsonb), '{settings}', coalesce(options->'settings', '{}'::jsonb) || ?::jsonb)`,
+              [JSON.stringify(p)],
+            ),
+          });
+        const row: UserRow = await trx('user_table').where({ id: ctx.identity.user_id }).first();
+        // every gateway instance forgets its cached copy of the user, as after profile_update
+        await users.publish(ctx.outbox, trx, row as never, 'updated', ctx.identity.user_id);
+        return toCurrentUser(row);
+      }),
   });
 
   // Every user edits their own name, phone and photo; nothing else, and nobody else's.

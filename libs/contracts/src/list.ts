@@ -9,6 +9,8 @@ export const FILTER_OPERATORS = [
   '>=',
   '<=',
   'in',
+  /** none of the values (an order list without the user's archived orders) */
+  'not_in',
   'like',
   /** the value is an element of a list column (provider's warehouses, a route's product types) */
   'contains',

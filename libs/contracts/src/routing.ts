@@ -49,6 +49,7 @@ export const GENERIC_SUFFIXES = ['_list', '_get_by_id', '_update', '_history'] a
 const SPECIAL_METHODS: Record<string, Owner> = {
   user_current: 'gateway',
   profile_update: 'gateway',
+  profile_settings_update: 'gateway',
   client_order_buyout_waiting: 'orders',
   client_order_created: 'orders',
   client_order_consolidate: 'orders',

@@ -270,9 +270,11 @@ export class EntityStore {
     checkCondition(c, kind, this.labelOf(c.field));
     const value = c.value as Knex.Value;
     switch (c.op) {
-      case 'in': {
+      case 'in':
+      case 'not_in': {
         const list = c.value as (string | number)[];
-        return q.whereRaw(`${sql} in (${list.map(() => '?').join(',')})`, [...bindings, ...list]);
+        const op = c.op === 'in' ? 'in' : 'not in';
+        return q.whereRaw(`${sql} ${op} (${list.map(() => '?').join(',')})`, [...bindings, ...list]);
       }
       case 'like': {
         // no cast on text: the trigram index answers ILIKE on the column itself
@@ -382,10 +384,21 @@ export class EntityStore {
     params: ListParams & Record<string, unknown>,
   ): Promise<ListResult<Row>> {
     const catalog = await catalogOf(db);
-    const base = this.filtered(db, identity, params, catalog);
+    const filtered = this.filtered(db, identity, params, catalog);
     const order = this.orderKey(params.order_by, identity, catalog);
     const cursor = params.cursor ? decodeCursor(params.cursor, order) : undefined;
     try {
+      // A search's matches are estimated at hundreds whatever they are, so the planner walks the sort
+      // index testing every row (seconds at millions). When the count says they are few, the page is
+      // sorted from the matches found first (the trigram index), fenced by OFFSET 0 (ADR 0005).
+      const searching = Boolean((params.search ?? params.search_text)?.trim());
+      const early = searching ? (cursor?.n ?? (await countOf(db, filtered))) : undefined;
+      const base = early?.total_exact
+        ? db(this.table).whereRaw(`??.id in (select m.id from (?) m)`, [
+            this.table,
+            filtered.clone().select(`${this.table}.id`).offset(0),
+          ])
+        : filtered;
       // later pages report the count of the first (their cursor carries it): a scroll counts once
       const [page, count] = await Promise.all([
         pageOf(db, base, {
@@ -397,7 +410,7 @@ export class EntityStore {
           cursor,
           collation: catalog.collation,
         }),
-        cursor?.n ?? countOf(db, base),
+        early ?? cursor?.n ?? countOf(db, base),
       ]);
       return {
         items: page.rows as Row[],
@@ -578,7 +591,12 @@ export class EntityStore {
   /** Writes the row's entity-changed event into the outbox of the write's transaction. */
   async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
     if (!this.def.topic) return;
-    const data: EntityChanged = { entity: this.name, id: row.id, op, row: (await this.def.toEvent?.(row, trx)) ?? row };
+    const data: EntityChanged = {
+      entity: this.name,
+      id: row.id,
+      op,
+      row: (await this.def.toEvent?.(row, trx)) ?? row,
+    };
     await outbox.write(trx, {
       topic: this.def.topic,
       key: row.id,

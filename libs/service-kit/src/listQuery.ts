@@ -155,6 +155,7 @@ export function checkCondition(c: WhereCondition, kind: ColumnKind, label: strin
       if (!fits(kind, value)) throw new BusinessError(valueMessage(kind, c.op, label));
       return;
     case 'in':
+    case 'not_in':
       if (!Array.isArray(value) || !value.length) throw new BusinessError(LIST_MESSAGES.nonEmptyList(label));
       if (list) throw new BusinessError(LIST_MESSAGES.onList(c.op, label));
       if (kind === 'json') throw new BusinessError(LIST_MESSAGES.onlyPresence(c.op, label));

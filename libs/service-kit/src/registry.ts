@@ -1,5 +1,6 @@
 import {
   describeIssues,
+  type FieldLabels,
   fail,
   MESSAGES,
   ok,
@@ -28,6 +29,8 @@ export type ProcedureContext = {
 export type Procedure<P = unknown, R = unknown> = {
   name: string;
   params: z.ZodType<P>;
+  /** How a refusal of the params names them to the user (default: their names). */
+  labels?: FieldLabels;
   access: AccessRule;
   /** Reads only: retried once inside when the database connection drops. Default: `_list`, `_get_by_id`, `_history`. */
   readOnly?: boolean;
@@ -93,7 +96,8 @@ export class ProcedureRegistry {
     const procedure = this.procedures.get(method);
     if (!procedure) return { status: 200, reply: fail(MESSAGES.unknownMethod(method)) };
     const parsed = procedure.params.safeParse(rawParams ?? {});
-    if (!parsed.success) return { status: 200, reply: fail(describeIssues(parsed.error.issues, rawParams)) };
+    if (!parsed.success)
+      return { status: 200, reply: fail(describeIssues(parsed.error.issues, rawParams, procedure.labels)) };
     const params = parsed.data as never;
     const run = () =>
       idempotencyKey === undefined

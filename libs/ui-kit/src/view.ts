@@ -1,4 +1,4 @@
-import type { CurrentUser, Role } from '@caravan/contracts';
+import type { CurrentUser, Role, WhereCondition } from '@caravan/contracts';
 import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import type { EntityRow } from './entityApi';
@@ -39,10 +39,19 @@ export type EntityView = {
   itemPage?: boolean;
   itemTitle?(values: Values): string;
   sections?(ctx: SectionContext): ReactNode;
+  /** Named lists of the same entity the user switches between (orders: all, favourites, archive); the first is the default. */
+  scopes?: ListScope[];
   /** What an item page shows above its fields (an order's stage, totals and stage buttons). */
   header?(ctx: SectionContext): ReactNode;
   /** Per-field read-only rule of the stored row (an order's fields by stage and role), besides each field's own. */
   fieldLocked?(name: string, values: Values, user: CurrentUser | null): boolean;
+};
+
+export type ListScope = {
+  key: string;
+  /** i18n key */
+  label: string;
+  where(user: CurrentUser | null): WhereCondition[];
 };
 
 export const ID_COLUMN: ColumnDef = { key: 'id', label: 'id' };

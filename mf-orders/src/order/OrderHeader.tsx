@@ -16,6 +16,7 @@ import {
 import {
   baseApi,
   rolesOf,
+  setCurrentUser,
   toast,
   useCurrentUser,
   userIsStaff,
@@ -27,6 +28,8 @@ import {
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
+import { ownList } from './ownLists';
+import { useSettingsUpdateMutation } from './api';
 import { StageDialog } from './StageDialog';
 
 /** Carrier tracking pages (spec §2: they open in a new tab). */
@@ -69,6 +72,43 @@ function useLiveOrder(id: number, shownStage: OrderStage) {
         );
     },
     t('sse.failed', { defaultValue: 'ошибка: SSE connection failed' }),
+  );
+}
+
+/** Favourite and archive marks of the open order: the user's own lists, kept in their settings. */
+function OwnListToggles({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const dispatch = useDispatch<AppStore['dispatch']>();
+  const [update, { isLoading }] = useSettingsUpdateMutation();
+  const toggle = async (key: 'favourite_orders' | 'archived_orders') => {
+    const list = ownList(user, key);
+    const next = list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+    try {
+      dispatch(setCurrentUser(await update({ [key]: next }).unwrap()));
+      dispatch(baseApi.util.invalidateTags([{ type: 'Entity', id: 'client_order' }]));
+    } catch (err) {
+      void toast((err as { message: string }).message, 'danger');
+    }
+  };
+  const favourite = ownList(user, 'favourite_orders').includes(id);
+  const archived = ownList(user, 'archived_orders').includes(id);
+  return (
+    <>
+      <Button
+        icon={favourite ? 'star' : 'star-empty'}
+        variant="minimal"
+        loading={isLoading}
+        text={t(favourite ? 'orders.unfavourite' : 'orders.favourite')}
+        onClick={() => void toggle('favourite_orders')}
+      />
+      <Button
+        icon="archive"
+        variant="minimal"
+        text={t(archived ? 'orders.unarchive' : 'orders.archive')}
+        onClick={() => void toggle('archived_orders')}
+      />
+    </>
   );
 }
 
@@ -144,6 +184,7 @@ export function OrderHeader({ id, values }: SectionContext) {
             />
           ))}
         </ButtonGroup>
+        <OwnListToggles id={id} />
         <Button
           icon="duplicate"
           variant="minimal"

@@ -1,3 +1,4 @@
+import type { CurrentUser, SettingsParams } from '@caravan/contracts';
 import { baseApi } from '@caravan/ui-kit';
 
 const ORDER_TAGS = [
@@ -18,6 +19,9 @@ export const orderApi = baseApi.injectEndpoints({
       query: ({ method, params }) => ({ method, params }),
       invalidatesTags: ORDER_TAGS,
     }),
+    settingsUpdate: build.mutation<CurrentUser, SettingsParams>({
+      query: (params) => ({ method: 'profile_settings_update', params }),
+    }),
   }),
 });
-export const { useOrderCallMutation } = orderApi;
+export const { useOrderCallMutation, useSettingsUpdateMutation } = orderApi;

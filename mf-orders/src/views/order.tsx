@@ -12,6 +12,7 @@ import {
   PRODUCT_PAYMENT_STATE_LABELS,
   TRANSPORT_COMPANY_LABELS,
   type OrderStage,
+  type WhereCondition,
 } from '@caravan/contracts';
 import {
   enumOptions,
@@ -24,8 +25,17 @@ import {
   type Values,
 } from '@caravan/ui-kit';
 import { OrderHeader } from '../order/OrderHeader';
+import { ownList } from '../order/ownLists';
 import { OrderArrivalField, OrderOperatorField } from '../order/NewOrder';
 import { OrderSections } from '../order/OrderSections';
+
+/** id in / not in a list; an empty 'in' list matches nothing (no id is 0), an empty 'not in' everything. */
+const idCondition = (op: 'in' | 'not_in', ids: number[], emptyMatchesNothing = false): WhereCondition[] =>
+  ids.length
+    ? [{ field: 'id', op, value: ids }]
+    : emptyMatchesNothing
+      ? [{ field: 'id', op: '=', value: 0 }]
+      : [];
 
 const money = (key: string, label: string) => ({
   key,
@@ -74,6 +84,24 @@ export const orderView: EntityView = {
     created_at: { kind: 'datetime', label: 'создан' },
   }),
   sort: ['id', 'title', 'client_title', 'operator_title', 'stage', 'total_price_rur', 'created_at'],
+  // the user's favourite and archived orders (options.settings): archived ones leave the main list
+  scopes: [
+    {
+      key: 'all',
+      label: 'orders.scope.all',
+      where: (user) => idCondition('not_in', ownList(user, 'archived_orders')),
+    },
+    {
+      key: 'favourite',
+      label: 'orders.scope.favourite',
+      where: (user) => idCondition('in', ownList(user, 'favourite_orders'), true),
+    },
+    {
+      key: 'archive',
+      label: 'orders.scope.archive',
+      where: (user) => idCondition('in', ownList(user, 'archived_orders'), true),
+    },
+  ],
   itemTitle: (v) => String(v.title || `№${v.id}`),
   fieldLocked: (name, values, user) => {
     const editable = orderEditableFields(values.stage as OrderStage, rolesOf(user));

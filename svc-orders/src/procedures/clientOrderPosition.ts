@@ -7,14 +7,13 @@ import {
   MESSAGES,
   ORDER_MESSAGES,
   POSITION_ESTIMATES,
+  POSITION_ACTION_PARAM_LABELS,
   PositionActionParams,
   positionAction,
-  type Identity,
   type PositionFacts,
   type ReceiveRow,
 } from '@caravan/contracts';
 import {
-  applyOwnership,
   BusinessError,
   registerEntity,
   titleOf,
@@ -26,18 +25,11 @@ import type { Knex } from 'knex';
 import { repriceOrder } from '../domain/pricing';
 import { changePositions, followPositions, routeTypeIds } from '../domain/stages';
 
-/** Positions are reached through their order: its client's users, its operator's users, admins. */
-function viaOrder(q: Knex.QueryBuilder, identity: Identity) {
-  q.whereIn('client_order_position.client_order_id', (sub: Knex.QueryBuilder) => {
-    sub.select('client_order.id').from('client_order');
-    applyOwnership(sub, identity, { client: 'client_order.client_id', operator: 'client_order.operator_id' });
-  });
-}
-
-const ofOrder = (column: string, kind: 'number' | 'text') => ({
-  sql: `select o.${column} from client_order o where o.id = client_order_position.client_order_id`,
-  kind,
-});
+/**
+ * Positions are reached through their order: its client's users, its operator's users, admins. The
+ * order's client and operator are kept on the position (migration 007), so the scope is an index walk.
+ */
+const viaOrder = { client: 'client_order_position.client_id', operator: 'client_order_position.operator_id' };
 
 /** Stages an order takes positions moved in from another order (spec §9 consolidation and move candidates). */
 const MOVE_STAGES = [
@@ -87,17 +79,6 @@ async function lockOrderOf(trx: Knex.Transaction | Knex, positionId: number) {
   if (row) await trx('client_order').where({ id: row.client_order_id }).forUpdate().first('id');
 }
 
-/** Positions carry their order's client and operator in events, so the gateway's streams can tell who sees them. */
-async function withOwners<R extends Record<string, unknown>>(
-  row: R,
-  trx: Knex.Transaction | Knex,
-): Promise<R> {
-  const order = await trx('client_order')
-    .where({ id: row.client_order_id })
-    .first('client_id', 'operator_id');
-  return { ...row, client_id: order?.client_id ?? null, operator_id: order?.operator_id ?? null };
-}
-
 export function registerClientOrderPosition(kit: ServiceKit, orders: () => EntityStore) {
   const store: EntityStore = registerEntity(kit.registry, {
     contract: clientOrderPosition,
@@ -111,13 +92,11 @@ export function registerClientOrderPosition(kit: ServiceKit, orders: () => Entit
       'warehouse_cnt_data',
       'options',
     ],
-    readonlyColumns: POSITION_ESTIMATES,
+    readonlyColumns: [...POSITION_ESTIMATES, 'client_id', 'operator_id'],
     readScope: viaOrder,
     writeScope: viaOrder,
     computed: {
       client_order_title: titleOf('client_order_position', 'client_order_id', 'client_order'),
-      client_id: ofOrder('client_id', 'number'),
-      operator_id: ofOrder('operator_id', 'number'),
       client_title: {
         sql: `select c.title from client_order o join client c on c.id = o.client_id where o.id = client_order_position.client_order_id`,
         kind: 'text',
@@ -136,7 +115,6 @@ export function registerClientOrderPosition(kit: ServiceKit, orders: () => Entit
       if (prev && prev.client_order_id !== row.client_order_id)
         await repriceOrder(trx, ctx, Number(prev.client_order_id));
     },
-    toEvent: withOwners,
     topic: ENTITY_TOPICS.client_order_position,
   });
   return store;
@@ -151,6 +129,7 @@ export function registerPositionAction(kit: ServiceKit, positions: EntityStore, 
   kit.registry.register({
     name: 'client_order_position_action',
     params: PositionActionParams,
+    labels: POSITION_ACTION_PARAM_LABELS,
     access: 'staff',
     handler: (ctx, p) =>
       ctx.db.transaction(async (trx) => {

@@ -354,6 +354,15 @@ export const PositionActionParams = z.strictObject({
     .optional(),
 });
 export type PositionActionParams = z.infer<typeof PositionActionParams>;
+export const POSITION_ACTION_PARAM_LABELS = {
+  labels: {
+    id: 'позиция',
+    action: 'действие',
+    receive_date: 'дата доставки на склад консолидации',
+    receive_record: 'поступление',
+  },
+  itemLabels: { receive_record: RECEIVE_ROW_LABELS },
+} as const;
 
 /** client_order_created (spec §7): the order, the delivery choice and the payment choices; is_working is informative. */
 export const OrderCreatedParams = z.strictObject({

@@ -244,6 +244,20 @@ export const ProfileParams = z
   })
   .partial();
 
+/**
+ * The user's own lists kept in options.settings (issue 9: the order list's favourites and archive):
+ * each given list replaces the stored one; the rest of the settings stay.
+ */
+const OwnIds = z.array(z.number().int().positive()).max(1000);
+export const SettingsParams = z.strictObject({
+  favourite_orders: OwnIds.optional(),
+  archived_orders: OwnIds.optional(),
+});
+export type SettingsParams = z.infer<typeof SettingsParams>;
+export const SETTINGS_LABELS = {
+  labels: { favourite_orders: 'избранные заказы', archived_orders: 'заказы в архиве' },
+} as const;
+
 const link = (name: string, title: string, column: 'client_id' | 'operator_id', label: string) =>
   defineEntityContract({
     name,

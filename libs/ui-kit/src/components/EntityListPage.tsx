@@ -1,5 +1,6 @@
 import {
   Button,
+  ButtonGroup,
   Card,
   HTMLTable,
   InputGroup,
@@ -176,7 +177,8 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const [rawOpen, setRawOpen] = useState(rawText !== '');
   const [restoring, setRestoring] = useState<EntityRow | null>(null);
   const [save] = useDocumentSaveMutation();
-  const conditions = filterConditions(filters);
+  const scope = view.scopes?.find((x) => x.key === url.get('scope')) ?? view.scopes?.[0];
+  const conditions = [...filterConditions(filters), ...(scope?.where(user) ?? [])];
   const args: EntityListArgs = {
     deleted,
     order_by: order,
@@ -295,6 +297,19 @@ export function EntityListPage({ view }: { view: EntityView }) {
             data-testid="list-sort"
           />
         </PopoverNext>
+        {view.scopes && (
+          <ButtonGroup>
+            {view.scopes.map((x, i) => (
+              <Button
+                key={x.key}
+                text={t(x.label)}
+                active={x.key === scope?.key}
+                data-testid={`list-scope-${x.key}`}
+                onClick={() => update({ scope: i === 0 ? null : x.key })}
+              />
+            ))}
+          </ButtonGroup>
+        )}
         <FilterMenu
           fields={filterFields}
           onAdd={(f) => setFilters([...filters, f])}

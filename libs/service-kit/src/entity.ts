@@ -394,10 +394,8 @@ export class EntityStore {
       const searching = Boolean((params.search ?? params.search_text)?.trim());
       const early = searching ? (cursor?.n ?? (await countOf(db, filtered))) : undefined;
       const base = early?.total_exact
-        ? db(this.table).whereRaw(`??.id in (select m.id from (?) m)`, [
-            this.table,
-            filtered.clone().select(`${this.table}.id`).offset(0),
-          ])
+        ? // the matches as a derived table under the table's own name: the sort cannot walk an index
+          db.from(db.raw('(?) as ??', [filtered.clone().select(`${this.table}.*`).offset(0), this.table]))
         : filtered;
       // later pages report the count of the first (their cursor carries it): a scroll counts once
       const [page, count] = await Promise.all([

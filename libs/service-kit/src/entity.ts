@@ -395,7 +395,8 @@ export class EntityStore {
       const early = searching ? (cursor?.n ?? (await countOf(db, filtered))) : undefined;
       const base = early?.total_exact
         ? // the matches as a derived table under the table's own name: the sort cannot walk an index
-          db.from(db.raw('(?) as ??', [filtered.clone().select(`${this.table}.*`).offset(0), this.table]))
+          // (knex drops .offset(0), so the fence is written out)
+          db.from(db.raw('(? offset 0) as ??', [filtered.clone().select(`${this.table}.*`), this.table]))
         : filtered;
       // later pages report the count of the first (their cursor carries it): a scroll counts once
       const [page, count] = await Promise.all([

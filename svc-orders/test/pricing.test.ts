@@ -5,6 +5,9 @@ import { paymentsService } from '../../svc-payments/src/app';
 import { ordersService } from '../src/app';
 
 /**
+ * (Rates are dated from 2026-11-21: svc-payments' finance test counts the shared database's rates before
+ * 2026-11-20.)
+ *
  * Prices the service keeps (spec §9; contracts' derivedPrices): an order's buyout, deliveries,
  * package, tariff and total follow its positions and its own measures, at the operator's rate until
  * the order waits for payment, then at the rate it was fixed at; nobody but an admin's adjustment sets
@@ -71,7 +74,7 @@ beforeAll(async () => {
     client_price_from: '10',
   });
   await create(payments, 'exchange_rate', {
-    date: '2026-11-01',
+    date: '2026-11-21',
     operator_id: operator.id,
     client_sell_rate_cny: '12.5',
     client_sell_rate_usd: '95',
@@ -228,7 +231,7 @@ describe('prices follow the positions and the order', () => {
     expect(rateId).not.toBeNull();
 
     const newer = await create(payments, 'exchange_rate', {
-      date: '2026-11-20',
+      date: '2026-11-22',
       operator_id: operator.id,
       client_sell_rate_cny: '13',
       client_sell_rate_usd: '97',

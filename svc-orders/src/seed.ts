@@ -187,8 +187,7 @@ const ROUTES: Record<number, DemoRoute> = {
 
 /**
  * The package the demo orders use: operator 1's wooden crate at its consolidation warehouse, ¥ per m³
- * of the order. (Its bag-and-tape package is left out: svc-carriers' seed means it as a fixed price,
- * but its insert takes the columns of the first row only, so client_price_fix is stored false there.)
+ * of the order. (Its bag-and-tape package, a fixed ¥15, is not used by the demo orders.)
  */
 const PACKAGES: Record<number, ServicePricing & { operator: number }> = {
   2: { operator: 1, client_price_from: '150.00', client_price_currency_id: 1, unit: 'm3' },

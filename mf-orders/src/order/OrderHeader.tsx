@@ -20,7 +20,6 @@ import {
   toast,
   useCurrentUser,
   userIsStaff,
-  useDocumentListQuery,
   useServerEvents,
   type AppStore,
   type SectionContext,
@@ -29,7 +28,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { ownList } from './ownLists';
-import { useSettingsUpdateMutation } from './api';
+import { usePositionsOfOrder, useSettingsUpdateMutation } from './api';
 import { StageDialog } from './StageDialog';
 
 /** Carrier tracking pages (spec §2: they open in a new tab). */
@@ -130,10 +129,7 @@ export function OrderHeader({ id, values }: SectionContext) {
   const user = useCurrentUser();
   useLiveOrder(id, values.stage as OrderStage);
   const [move, setMove] = useState<OrderTransition | null>(null);
-  const { data: positions } = useDocumentListQuery({
-    entity: 'client_order_position',
-    params: { where_param: [{ field: 'client_order_id', op: '=', value: id }], per_page: 500 },
-  });
+  const { data: positions } = usePositionsOfOrder(id);
   const stage = values.stage as OrderStage;
   const moves = values.deleted
     ? []

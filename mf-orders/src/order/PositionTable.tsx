@@ -25,7 +25,6 @@ import {
   rolesOf,
   toast,
   useCurrentUser,
-  useDocumentListQuery,
   useDocumentSaveMutation,
   userIsStaff,
   type EntityRow,
@@ -35,7 +34,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useOrderCallMutation } from './api';
+import { useOrderCallMutation, usePositionsOfOrder } from './api';
 
 const P = clientOrderPosition.labels;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -93,14 +92,7 @@ export function PositionTable({
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [removing, setRemoving] = useState<EntityRow | null>(null);
-  const { data } = useDocumentListQuery({
-    entity: 'client_order_position',
-    params: {
-      where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
-      per_page: 500,
-      order_by: 'id asc',
-    },
-  });
+  const { data } = usePositionsOfOrder(orderId);
   const rows = data?.items ?? [];
   const draft = order.stage === 'draft';
   const canAdd = editable && draft;

@@ -1,5 +1,5 @@
 import type { CurrentUser, SettingsParams } from '@caravan/contracts';
-import { baseApi } from '@caravan/ui-kit';
+import { baseApi, useDocumentListQuery } from '@caravan/ui-kit';
 
 const ORDER_TAGS = [
   { type: 'Entity' as const, id: 'client_order' },
@@ -24,4 +24,15 @@ export const orderApi = baseApi.injectEndpoints({
     }),
   }),
 });
+/** The positions of one order, as the card's header and table both read them (one request serves both). */
+export const usePositionsOfOrder = (orderId: number) =>
+  useDocumentListQuery({
+    entity: 'client_order_position',
+    params: {
+      where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
+      per_page: 500,
+      order_by: 'id asc',
+    },
+  });
+
 export const { useOrderCallMutation, useSettingsUpdateMutation } = orderApi;

@@ -18,7 +18,6 @@ export type PricingContext = {
   positions: EntityStore;
 };
 
-const ORDER_DERIVED = ORDER_DERIVED_FIELDS;
 const POSITION_DERIVED = [
   'buyout_price_rur',
   'to_ru_delivery_price_cny',
@@ -116,7 +115,7 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
       .returning(ctx.positions.stored as string[])) as Row[];
     await ctx.positions.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
   }
-  const orderValues = Object.fromEntries(ORDER_DERIVED.map((k) => [k, derived.order[k]]));
+  const orderValues = Object.fromEntries(ORDER_DERIVED_FIELDS.map((k) => [k, derived.order[k]]));
   if (!changed(order, orderValues)) return;
   const [updated] = (await trx('client_order')
     .where({ id: orderId })

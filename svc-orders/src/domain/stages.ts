@@ -104,10 +104,25 @@ export async function followPositions(
     .pluck('stage')) as PositionStage[];
   const next = orderStageFromPositions(order.stage as OrderStage, stages);
   if (!next) return;
+  await patchOrder(trx, ctx, order, { stage: next });
+}
+
+/** Changes an order's columns as a consequence of a write (its stage, rate, state), with history and event. */
+export async function patchOrder(
+  trx: Db,
+  ctx: { identity: Identity; outbox: Outbox; orders: EntityStore },
+  order: Record<string, unknown> & { id: number },
+  patch: Record<string, unknown>,
+) {
   const [updated] = (await trx('client_order')
     .where({ id: order.id })
-    .update({ stage: next, updated_at: trx.fn.now() })
+    .update({ ...patch, updated_at: trx.fn.now() })
     .returning(ctx.orders.stored as string[])) as Row[];
-  await ctx.orders.writeHistory(trx, ctx.identity, order.id, [['stage', order.stage, next]]);
+  await ctx.orders.writeHistory(
+    trx,
+    ctx.identity,
+    order.id,
+    Object.entries(patch).map(([k, v]): [string, unknown, unknown] => [k, order[k], v]),
+  );
   await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
 }

@@ -37,6 +37,7 @@ import {
   currentVia,
   livePositions,
   operatorServesClient,
+  patchOrder,
   positionMoveFor,
   routeTypeIds,
   runVia,
@@ -159,15 +160,7 @@ async function fixRate(
 ) {
   const rate = await currentOrderRate(trx, row as never);
   if (!rate) return;
-  const [updated] = (await trx('client_order')
-    .where({ id: row.id })
-    .update({ rate_id: rate.id })
-    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & {
-    id: number;
-    deleted: boolean;
-  })[];
-  await ctx.orders.writeHistory(trx, ctx.identity, row.id, [['rate_id', null, rate.id]]);
-  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+  await patchOrder(trx, ctx, row, { rate_id: rate.id });
 }
 
 /**
@@ -186,20 +179,7 @@ async function completeOrder(
   if (row.density === null && row.weight && row.volume && Number(row.volume) > 0)
     patch.density = decFormat(decDiv(dec(String(row.weight)), dec(String(row.volume))), 2);
   if (!Object.keys(patch).length) return;
-  const [updated] = (await trx('client_order')
-    .where({ id: row.id })
-    .update(patch)
-    .returning(ctx.orders.stored as string[])) as (Record<string, unknown> & {
-    id: number;
-    deleted: boolean;
-  })[];
-  await ctx.orders.writeHistory(
-    trx,
-    ctx.identity,
-    row.id,
-    Object.entries(patch).map(([k, v]) => [k, row[k], v]),
-  );
-  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+  await patchOrder(trx, ctx, row, patch);
 }
 
 /**

@@ -3,7 +3,10 @@ import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
 import { registerClient } from './procedures/client';
 import { registerClientOrder } from './procedures/clientOrder';
+import { registerOrderBulk } from './procedures/clientOrderBulk';
 import { registerClientOrderPosition, registerPositionAction } from './procedures/clientOrderPosition';
+import { registerExcelImport } from './procedures/excelImport';
+import { registerPositionBulk } from './procedures/positionsBulk';
 import { registerProvider } from './procedures/provider';
 import { registerUploads } from './procedures/upload';
 import { seed } from './seed';
@@ -23,5 +26,8 @@ export const ordersService = (env?: Record<string, string | undefined>): Service
     const positions = registerClientOrderPosition(kit, () => stores.orders!);
     const orders = (stores.orders = registerClientOrder(kit, positions));
     registerPositionAction(kit, positions, orders);
+    registerPositionBulk(kit, positions, () => orders);
+    registerOrderBulk(kit, positions, () => orders);
+    registerExcelImport(kit, () => orders);
   },
 });

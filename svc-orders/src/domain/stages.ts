@@ -49,31 +49,14 @@ export const livePositions = (trx: Db, orderId: number) =>
     .orderBy('id')
     .forUpdate() as Promise<(Row & PositionFacts)[]>;
 
-/** Changes positions' columns with their history and events, as `_update` would. */
+/** Changes positions' columns with their history and events, as `_update` would (in bulk statements). */
 export async function changePositions(
   trx: Db,
   ctx: { identity: Identity; outbox: Outbox; positions: EntityStore },
   rows: readonly Row[],
   change: (row: Row) => Record<string, unknown> | null,
 ) {
-  for (const row of rows) {
-    const patch = change(row);
-    if (!patch) continue;
-    const changes = Object.entries(patch)
-      .filter(([k, v]) => JSON.stringify(row[k]) !== JSON.stringify(v))
-      .map(([k, v]): [string, unknown, unknown] => [k, row[k], v]);
-    if (!changes.length) continue;
-    const json = ctx.positions.def.json ?? [];
-    const values = Object.fromEntries(
-      Object.entries(patch).map(([k, v]) => [k, json.includes(k) ? JSON.stringify(v) : v]),
-    );
-    const [updated] = (await trx('client_order_position')
-      .where({ id: row.id })
-      .update({ ...values, updated_at: trx.fn.now() })
-      .returning(ctx.positions.stored as string[])) as Row[];
-    await ctx.positions.writeHistory(trx, ctx.identity, row.id, changes);
-    await ctx.positions.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
-  }
+  return ctx.positions.changeMany(trx, ctx.identity, ctx.outbox, rows, change);
 }
 
 const rank = (s: string) => POSITION_STAGES.indexOf(s as PositionStage);

@@ -1,6 +1,7 @@
 import {
   appendReceiveRecord,
   clientOrderPosition,
+  CONSOLIDATION_STAGES,
   ENTITY_TOPICS,
   isAdmin,
   isStaff,
@@ -31,15 +32,6 @@ import { changePositions, followPositions, routeTypeIds } from '../domain/stages
  */
 const viaOrder = { client: 'client_order_position.client_id', operator: 'client_order_position.operator_id' };
 
-/** Stages an order takes positions moved in from another order (spec §9 consolidation and move candidates). */
-const MOVE_STAGES = [
-  'draft',
-  'created',
-  'buyout_waiting',
-  'buyout_done',
-  'warehouse_waiting',
-  'warehouse_received',
-];
 const CONSOLIDATION_FIELDS = [
   'to_consolidation_warehouse_delivery_date',
   'to_consolidation_warehouse_delivery_price_cny',
@@ -59,7 +51,7 @@ async function positionRules({ trx, identity, prev, next, given }: RuleContext) 
   if (!prev && order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.noNewPositions);
   if (prev && 'client_order_id' in given) {
     const from = await trx('client_order').where({ id: prev.client_order_id }).first('stage');
-    const open = isStaff(identity) ? MOVE_STAGES : ['draft'];
+    const open: readonly string[] = isStaff(identity) ? CONSOLIDATION_STAGES : ['draft'];
     if (!open.includes(String(from?.stage)) || !open.includes(String(order.stage)))
       throw new BusinessError(isStaff(identity) ? MESSAGES.accessDenied : ORDER_MESSAGES.positionsLocked);
   }

@@ -16,3 +16,4 @@ export * from './lookups';
 export * from './upload';
 export * from './orderStages';
 export * from './order';
+export * from './positionsBulk';

@@ -4,6 +4,8 @@ import type { Producer } from 'kafkajs';
 import type { Db } from '../db';
 import type { Logger } from '../logger';
 
+const OUTBOX_CHUNK = 2_000;
+
 export type NewEvent = {
   topic: string;
   key: string | number;
@@ -51,6 +53,42 @@ export class Outbox {
     )) as { rows: { id: number }[] };
     this.written = true;
     return { ...draft, seq: rows[0]!.id };
+  }
+
+  /**
+   * Many events in one statement (a bulk change of thousands of rows): each gets its seq in the order
+   * given, so events of one key keep their order.
+   */
+  async writeMany(trx: Db, events: readonly NewEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += OUTBOX_CHUNK) {
+      const chunk = events.slice(i, i + OUTBOX_CHUNK).map((event, n) => ({
+        n,
+        event_id: randomUUID(),
+        topic: event.topic,
+        key: String(event.key),
+        event: {
+          id: '',
+          type: event.type,
+          version: event.version ?? 1,
+          occurred_at: new Date().toISOString(),
+          source: this.source,
+          key: String(event.key),
+          actor: event.actor,
+          data: event.data,
+        },
+      }));
+      for (const e of chunk) e.event.id = e.event_id;
+      // the sequence is drawn in a subquery (volatile, so never flattened) in the order given, and stored as seq
+      await trx.raw(
+        `insert into outbox (id, event_id, topic, key, event)
+         select s.id, s.event_id::uuid, s.topic, s.key, s.event || jsonb_build_object('seq', s.id)
+         from (select nextval(pg_get_serial_sequence('outbox', 'id')) as id, e.*
+               from (select * from jsonb_to_recordset(?::jsonb)
+                       as x(n int, event_id text, topic text, key text, event jsonb) order by n) e) s`,
+        [JSON.stringify(chunk)],
+      );
+    }
+    if (events.length) this.written = true;
   }
 }
 

@@ -122,6 +122,16 @@ export function positionPricePerKg(position: PositionPricing, yuanRate: DecimalV
   return price === null || weight === null ? null : money(decDiv(price, weight));
 }
 
+/** Delivery to Russia per unit in rubles (spec §2 column): the position's estimate ¥ × yuan rate / amount. */
+export function positionToRuPerUnitRur(position: PositionPricing, yuanRate: DecimalValue): string | null {
+  const estimate = read(position.to_ru_delivery_price_cny);
+  const rate = read(yuanRate);
+  const amount = positive(position.amount);
+  return estimate === null || rate === null || amount === null
+    ? null
+    : money(decDiv(decMul(estimate, rate), amount));
+}
+
 /** The order's delivery prices in rubles and its weight. */
 export type OrderDeliveryPricing = {
   weight?: DecimalValue;

@@ -54,3 +54,33 @@ export async function postApi<T>(path: string, body: unknown): Promise<Reply<T>>
     return fail(MESSAGES.serviceUnavailable);
   }
 }
+
+/**
+ * A multipart POST whose progress the UI shows (a large Excel file): `onProgress` gets the share sent,
+ * 0..1; once all is sent the server still reads the file, which the caller shows as indeterminate.
+ */
+export function postFormWithProgress<T>(
+  path: string,
+  form: FormData,
+  onProgress: (sent: number) => void,
+): Promise<Reply<T>> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/${path}`);
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.upload.onload = () => onProgress(1);
+    xhr.onload = () => {
+      if (xhr.status === 401) signalUnauthorized();
+      try {
+        resolve(JSON.parse(xhr.responseText) as Reply<T>);
+      } catch {
+        resolve(fail(UPLOAD_MESSAGES.uploadFailed));
+      }
+    };
+    xhr.onerror = () => resolve(fail(MESSAGES.serviceUnavailable));
+    xhr.send(form);
+  });
+}

@@ -1,22 +1,37 @@
-import { Button, Card, H5, HTMLTable, Icon, Tag, Tooltip } from '@blueprintjs/core';
 import {
+  Button,
+  ButtonGroup,
+  Card,
+  Checkbox,
+  H5,
+  HTMLTable,
+  Icon,
+  Menu,
+  MenuItem,
+  Popover,
+  Tooltip,
+} from '@blueprintjs/core';
+import {
+  BULK_MESSAGES,
+  BULK_STAGE_ACTIONS,
+  bulkStageProblems,
+  CONSOLIDATION_MODE_COLUMNS,
+  CONSOLIDATION_STAGES,
   clientOrderPosition,
+  DEFAULT_DOC_COLUMNS,
   formatMoney,
-  formatNumber,
   ORDER_MESSAGES,
   POSITION_ACTION_LABELS,
-  POSITION_STAGE_LABELS,
+  POSITION_COLUMNS,
   positionActionsFor,
-  positionCalculatedWeight,
-  positionPricePerKg,
-  positionPricePerUnit,
-  positionSumCnyText,
   positionWarnings,
   sumMoney,
+  type BulkStageAction,
   type BuyoutType,
+  type OrderStage,
   type PositionAction,
+  type PositionColumn,
   type PositionFacts,
-  type PositionStage,
 } from '@caravan/contracts';
 import {
   ConfirmDialog,
@@ -33,14 +48,19 @@ import {
 } from '@caravan/ui-kit';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { useOrderCallMutation, usePositionsOfOrder } from './api';
+import { ClipboardDialog } from './bulk/ClipboardDialog';
+import { ColumnPicker } from './bulk/ColumnPicker';
+import { ConsolidationDialog } from './bulk/ConsolidationDialog';
+import { ExcelImportDialog } from './bulk/ExcelImportDialog';
+import { SplitDialog } from './bulk/SplitDialog';
+import { COLUMNS } from './positionColumns';
 
 const P = clientOrderPosition.labels;
 const today = () => new Date().toISOString().slice(0, 10);
-const num = (v: unknown, digits = 2) =>
-  v === null || v === undefined || v === '' ? '' : formatNumber(v as string, { maxDigits: digits });
-const rub = (v: string | null) => (v === null ? '' : formatMoney(v));
+
+type Mode = 'item' | 'consolidation' | 'doc';
+type BulkDialog = 'import' | 'paste' | 'edit' | 'move' | 'split' | 'consolidate' | BulkStageAction;
 
 /** The add-position dialog: what a client knows of a product (spec §2 position screen, first fields). */
 export const NEW_POSITION_FIELDS: FieldDef[] = fieldsOf(clientOrderPosition, {
@@ -70,10 +90,24 @@ const ACTION_FIELDS: Partial<Record<PositionAction, FieldDef[]>> = {
 
 type Pending = { position: EntityRow; action: PositionAction };
 
+/** Bulk edit (spec §5): only the non-empty fields are sent; suppliers are the order's client's. */
+const bulkEditFields = (clientId: number): FieldDef[] => [
+  { name: 'waybill', label: P.waybill },
+  { name: 'type_id', label: P.type_id, kind: 'ref', entity: 'logistic_product_type' },
+  {
+    name: 'provider_id',
+    label: P.provider_id,
+    kind: 'ref',
+    entity: 'provider',
+    where: () => [{ field: 'client_id', op: '=', value: clientId }],
+  },
+  { name: 'link', label: P.link },
+];
+
 /**
- * The order's positions in item mode (spec §2): number, photo, title, waybill, price, amount, weights,
- * consolidation delivery, sums, estimates, prices per unit and kg, stage, the warning icon with its
- * reasons, staff actions and delete; the bottom line with the count and the buyout total.
+ * The order's positions (spec §2) in three modes: item (every column, selection, bulk tools, staff
+ * actions, delete), consolidation (number, waybill, amount, sent, date) and doc (the user's chosen
+ * columns); the bottom line with the count and the buyout total.
  */
 export function PositionTable({
   order,
@@ -92,14 +126,38 @@ export function PositionTable({
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const [removing, setRemoving] = useState<EntityRow | null>(null);
+  const [mode, setMode] = useState<Mode>('item');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [dialog, setDialog] = useState<BulkDialog | null>(null);
   const { data } = usePositionsOfOrder(orderId);
   const rows = data?.items ?? [];
   const draft = order.stage === 'draft';
   const canAdd = editable && draft;
   const canDelete = editable && (draft || staff);
+  const canEditPositions = editable && (draft || staff);
+  const exchangeable =
+    editable && (staff ? CONSOLIDATION_STAGES : ['draft']).includes(order.stage as OrderStage);
   const rate = order.rate_cny as string | null;
   const buyoutTotal = sumMoney(rows.map((r) => r.buyout_price_rur as string | null));
+  const chosen = rows.filter((r) => selected.includes(r.id));
+  const stageActions = staff
+    ? (Object.keys(BULK_STAGE_ACTIONS) as BulkStageAction[]).filter((a) =>
+        chosen.some((r) => r.stage === BULK_STAGE_ACTIONS[a]),
+      )
+    : [];
+  const docColumns =
+    (user?.options.settings.position_doc_columns as PositionColumn[] | undefined) ?? DEFAULT_DOC_COLUMNS;
+  const columns: readonly PositionColumn[] =
+    mode === 'item'
+      ? POSITION_COLUMNS.filter((c) => c !== 'consolidation_sent')
+      : mode === 'consolidation'
+        ? CONSOLIDATION_MODE_COLUMNS
+        : docColumns;
+  const selectable = mode === 'item' && editable;
+  const context = { order, rows, rate, t };
 
+  const toggle = (id: number) =>
+    setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id]));
   const act = async (position: EntityRow, action: PositionAction, extra: Values = {}) => {
     try {
       await call({
@@ -129,40 +187,122 @@ export function PositionTable({
       void toast((err as { message: string }).message, 'danger');
     }
   };
+  /** Opens a tool on the selection: nothing selected is refused with the spec's message. */
+  const withSelection = (tool: BulkDialog, emptyMessage: string) => () => {
+    if (!selected.length) return void toast(emptyMessage, 'warning');
+    setDialog(tool);
+  };
+  const startStage = (action: BulkStageAction) => {
+    const { problem } = bulkStageProblems(chosen as never, action, {
+      receive_date: today(),
+      receive_record: { date: today(), amount: 1 },
+    });
+    if (problem) return void toast(problem, 'warning');
+    setDialog(action);
+  };
+  const bulk = async (
+    method:
+      | 'client_order_position_bulk_update'
+      | 'client_order_position_bulk_action'
+      | 'client_order_position_move',
+    params: Values,
+  ) => {
+    const result = (await call({ method, params: { ids: selected, ...params } }).unwrap()) as {
+      message: string;
+    };
+    setSelected([]);
+    return result;
+  };
 
   return (
     <Card className="caravan-order-section" data-testid="position-table">
       <div className="caravan-item-header">
         <H5>{t('orders.positions')}</H5>
-        {canAdd && (
-          <Button
-            icon="add"
-            intent="primary"
-            text={t('orders.addPosition')}
-            onClick={() => setAdding(true)}
-          />
-        )}
+        <ButtonGroup>
+          {(['item', 'consolidation', 'doc'] as Mode[]).map((m) => (
+            <Button
+              key={m}
+              size="small"
+              text={t(`orders.bulk.mode.${m}`)}
+              active={mode === m}
+              onClick={() => setMode(m)}
+            />
+          ))}
+        </ButtonGroup>
+        {mode === 'doc' && <ColumnPicker chosen={docColumns} context={context} />}
       </div>
+      {mode === 'item' && editable && (
+        <div className="caravan-bulk-toolbar" data-testid="bulk-toolbar">
+          {canAdd && (
+            <>
+              <Button
+                icon="add"
+                intent="primary"
+                text={t('orders.addPosition')}
+                onClick={() => setAdding(true)}
+              />
+              <Button icon="import" text={t('orders.bulk.importExcel')} onClick={() => setDialog('import')} />
+              <Button icon="clipboard" text={t('orders.bulk.paste')} onClick={() => setDialog('paste')} />
+            </>
+          )}
+          {canEditPositions && (
+            <Button
+              icon="edit"
+              text={t('orders.bulk.edit', { count: selected.length })}
+              onClick={withSelection('edit', BULK_MESSAGES.selectForMove)}
+            />
+          )}
+          {stageActions.length > 0 && (
+            <Popover
+              content={
+                <Menu>
+                  {stageActions.map((a) => (
+                    <MenuItem key={a} text={POSITION_ACTION_LABELS[a]} onClick={() => startStage(a)} />
+                  ))}
+                </Menu>
+              }
+            >
+              <Button icon="flow-linear" rightIcon="caret-down" text={t('orders.bulk.changeStage')} />
+            </Popover>
+          )}
+          {exchangeable && (
+            <Button
+              icon="move"
+              text={t('orders.bulk.move')}
+              onClick={withSelection('move', BULK_MESSAGES.selectForMove)}
+            />
+          )}
+          {exchangeable && (
+            <Button
+              icon="merge-columns"
+              text={t('orders.bulk.consolidate')}
+              onClick={() => setDialog('consolidate')}
+            />
+          )}
+          {exchangeable && !order.parent_order_id && rows.length > 0 && (
+            <Button icon="split-columns" text={t('orders.bulk.split')} onClick={() => setDialog('split')} />
+          )}
+        </div>
+      )}
       <div className="caravan-table-scroll">
         <HTMLTable compact striped interactive className="caravan-position-table">
           <thead>
             <tr>
-              <th>№</th>
-              <th>{t('orders.photo')}</th>
-              <th>{P.title}</th>
-              <th>{P.stage}</th>
-              <th />
-              <th>{P.waybill}</th>
-              <th>{P.price_cny}</th>
-              <th>{P.amount}</th>
-              <th>{t('orders.unitWeight')}</th>
-              <th>{t('orders.calculatedWeight')}</th>
-              <th>{t('orders.sumCny')}</th>
-              <th>{P.to_ru_delivery_price_cny}</th>
-              <th>{P.to_door_delivery_price_rur}</th>
-              <th>{t('orders.pricePerUnit')}</th>
-              <th>{t('orders.pricePerKg')}</th>
-              <th />
+              {selectable && (
+                <th>
+                  <Checkbox
+                    aria-label={t('orders.bulk.selectAll')}
+                    checked={rows.length > 0 && selected.length === rows.length}
+                    indeterminate={selected.length > 0 && selected.length < rows.length}
+                    onChange={() => setSelected(selected.length === rows.length ? [] : rows.map((r) => r.id))}
+                  />
+                </th>
+              )}
+              {columns.map((c) => (
+                <th key={c}>{COLUMNS[c].label(t)}</th>
+              ))}
+              {mode === 'item' && <th />}
+              {mode === 'item' && <th />}
             </tr>
           </thead>
           <tbody>
@@ -172,66 +312,57 @@ export function PositionTable({
                 order.buyout_type as BuyoutType,
                 rolesOf(user),
               );
-              const photo = (r.product_images as { file: string; deleted?: boolean }[]).find(
-                (f) => !f.deleted,
-              );
               return (
                 <tr key={r.id} data-testid={`position-row-${i + 1}`}>
-                  <td>{i + 1}</td>
-                  <td>{photo && <img src={photo.file} alt="" className="caravan-thumb" />}</td>
-                  <td>
-                    <Link to={`/client_order_position/${r.id}`}>{String(r.title)}</Link>
-                  </td>
-                  <td>
-                    <Tag minimal data-testid="position-stage">
-                      {POSITION_STAGE_LABELS[r.stage as PositionStage]}
-                    </Tag>
-                  </td>
-                  <td>
-                    {warnings.length > 0 && (
-                      <Tooltip content={warnings.join('; ')}>
-                        <Icon icon="warning-sign" intent="warning" aria-label={warnings.join('; ')} />
-                      </Tooltip>
-                    )}
-                    {staff &&
-                      editable &&
-                      positionActionsFor(r as unknown as PositionFacts).map((action) => (
-                        <Button
-                          key={action}
-                          size="small"
-                          variant="outlined"
-                          text={POSITION_ACTION_LABELS[action]}
-                          data-testid={`position-action-${action}`}
-                          onClick={() => start(r, action)}
-                        />
-                      ))}
-                  </td>
-                  <td>{String(r.waybill ?? '')}</td>
-                  <td className="caravan-number">{num(r.price_cny)}</td>
-                  <td className="caravan-number">{num(r.amount)}</td>
-                  <td className="caravan-number">{num(r.weight, 3)}</td>
-                  <td className="caravan-number">
-                    {num(positionCalculatedWeight(r, rows, order.weight as string), 3)}
-                  </td>
-                  <td className="caravan-number">
-                    {r.price_cny && r.amount ? num(positionSumCnyText(r)) : ''}
-                  </td>
-                  <td className="caravan-number">{num(r.to_ru_delivery_price_cny)}</td>
-                  <td className="caravan-number">{num(r.to_door_delivery_price_rur)}</td>
-                  <td className="caravan-number">{rub(positionPricePerUnit(r, rate))}</td>
-                  <td className="caravan-number">{rub(positionPricePerKg(r, rate))}</td>
-                  <td>
-                    {canDelete && (
-                      <Button
-                        size="small"
-                        variant="minimal"
-                        icon="trash"
-                        intent="danger"
-                        aria-label={t('item.delete')}
-                        onClick={() => setRemoving(r)}
+                  {selectable && (
+                    <td>
+                      <Checkbox
+                        aria-label={t('orders.bulk.select', { title: r.title })}
+                        checked={selected.includes(r.id)}
+                        onChange={() => toggle(r.id)}
                       />
-                    )}
-                  </td>
+                    </td>
+                  )}
+                  {columns.map((c) => (
+                    <td key={c} className={COLUMNS[c].numeric ? 'caravan-number' : undefined}>
+                      {COLUMNS[c].cell(r, i, context)}
+                    </td>
+                  ))}
+                  {mode === 'item' && (
+                    <td>
+                      {warnings.length > 0 && (
+                        <Tooltip content={warnings.join('; ')}>
+                          <Icon icon="warning-sign" intent="warning" aria-label={warnings.join('; ')} />
+                        </Tooltip>
+                      )}
+                      {staff &&
+                        editable &&
+                        positionActionsFor(r as unknown as PositionFacts).map((action) => (
+                          <Button
+                            key={action}
+                            size="small"
+                            variant="outlined"
+                            text={POSITION_ACTION_LABELS[action]}
+                            data-testid={`position-action-${action}`}
+                            onClick={() => start(r, action)}
+                          />
+                        ))}
+                    </td>
+                  )}
+                  {mode === 'item' && (
+                    <td>
+                      {canDelete && (
+                        <Button
+                          size="small"
+                          variant="minimal"
+                          icon="trash"
+                          intent="danger"
+                          aria-label={t('item.delete')}
+                          onClick={() => setRemoving(r)}
+                        />
+                      )}
+                    </td>
+                  )}
                 </tr>
               );
             })}
@@ -239,8 +370,9 @@ export function PositionTable({
         </HTMLTable>
       </div>
       <p data-testid="position-summary">
-        {t('orders.positionCount', { count: rows.length })}
+        {t('orders.positionCount', { count: data?.total ?? rows.length })}
         {Number(buyoutTotal) > 0 && ` · ${P.buyout_price_rur}: ${formatMoney(buyoutTotal)}`}
+        {selected.length > 0 && ` · ${t('orders.bulk.selected', { count: selected.length })}`}
       </p>
       {adding && (
         <EditDialog
@@ -255,6 +387,77 @@ export function PositionTable({
               entity: 'client_order_position',
               values: { id: -1, client_order_id: orderId, ...values },
             }).unwrap()
+          }
+        />
+      )}
+      {dialog === 'import' && <ExcelImportDialog orderId={orderId} onClose={() => setDialog(null)} />}
+      {dialog === 'paste' && <ClipboardDialog orderId={orderId} onClose={() => setDialog(null)} />}
+      {dialog === 'split' && <SplitDialog order={order} rows={rows} onClose={() => setDialog(null)} />}
+      {dialog === 'consolidate' && (
+        <ConsolidationDialog order={order as Values & { id: number }} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'edit' && (
+        <EditDialog
+          isOpen
+          title={t('orders.bulk.editTitle', { count: selected.length })}
+          fields={bulkEditFields(order.client_id as number)}
+          successMessage={BULK_MESSAGES.bulkEdited(selected.length)}
+          onClose={() => setDialog(null)}
+          onSubmit={(v) => bulk('client_order_position_bulk_update', { fields: v })}
+        />
+      )}
+      {dialog === 'move' && (
+        <EditDialog
+          isOpen
+          title={t('orders.bulk.moveTitle', { count: selected.length })}
+          fields={[
+            {
+              name: 'client_order_id',
+              label: t('orders.bulk.targetOrder'),
+              kind: 'ref',
+              entity: 'client_order',
+              required: true,
+              where: () => [
+                { field: 'client_id', op: '=', value: order.client_id as number },
+                { field: 'operator_id', op: '=', value: order.operator_id as number },
+                { field: 'stage', op: 'in', value: staff ? [...CONSOLIDATION_STAGES] : ['draft'] },
+                { field: 'id', op: 'not_in', value: [orderId] },
+              ],
+            },
+          ]}
+          submitText={t('orders.bulk.move')}
+          successMessage={ORDER_MESSAGES.done}
+          onClose={() => setDialog(null)}
+          onSubmit={(v) => bulk('client_order_position_move', { client_order_id: v.client_order_id })}
+        />
+      )}
+      {(dialog === 'warehouse_waiting' || dialog === 'warehouse_received') && (
+        <EditDialog
+          isOpen
+          title={`${POSITION_ACTION_LABELS[dialog]}: ${t('orders.bulk.selected', { count: chosen.filter((r) => r.stage === BULK_STAGE_ACTIONS[dialog]).length })}`}
+          fields={ACTION_FIELDS[dialog]!}
+          initial={dialog === 'warehouse_waiting' ? { receive_date: today() } : { date: today() }}
+          submitText={POSITION_ACTION_LABELS[dialog]}
+          successMessage={BULK_MESSAGES.stageChanged(
+            chosen.filter((r) => r.stage === BULK_STAGE_ACTIONS[dialog]).length,
+          )}
+          onClose={() => setDialog(null)}
+          onSubmit={(v) =>
+            bulk(
+              'client_order_position_bulk_action',
+              dialog === 'warehouse_waiting'
+                ? { action: dialog, receive_date: v.receive_date }
+                : {
+                    action: dialog,
+                    receive_record: {
+                      date: v.date,
+                      amount: v.amount,
+                      transporter: v.transporter ?? '',
+                      cost: v.cost ?? null,
+                      comment: v.comment ?? '',
+                    },
+                  },
+            )
           }
         />
       )}

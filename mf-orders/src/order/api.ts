@@ -6,13 +6,22 @@ const ORDER_TAGS = [
   { type: 'Entity' as const, id: 'client_order_position' },
 ];
 
-/** The order's own calls beyond the generic ones (spec §7): stage moves and position actions. */
+/** The order's own calls beyond the generic ones (spec §7): stage moves, position actions and the bulk tools. */
 export const orderApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     orderCall: build.mutation<
       unknown,
       {
-        method: 'client_order_created' | 'client_order_buyout_waiting' | 'client_order_position_action';
+        method:
+          | 'client_order_created'
+          | 'client_order_buyout_waiting'
+          | 'client_order_position_action'
+          | 'client_order_position_import'
+          | 'client_order_position_bulk_update'
+          | 'client_order_position_bulk_action'
+          | 'client_order_position_move'
+          | 'client_order_consolidate'
+          | 'client_order_split';
         params: Record<string, unknown>;
       }
     >({
@@ -25,14 +34,17 @@ export const orderApi = baseApi.injectEndpoints({
   }),
 });
 /** The positions of one order, as the card's header and table both read them (one request serves both). */
-export const usePositionsOfOrder = (orderId: number) =>
-  useDocumentListQuery({
-    entity: 'client_order_position',
-    params: {
-      where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
-      per_page: 500,
-      order_by: 'id asc',
+export const usePositionsOfOrder = (orderId: number, skip = false) =>
+  useDocumentListQuery(
+    {
+      entity: 'client_order_position',
+      params: {
+        where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
+        per_page: 500,
+        order_by: 'id asc',
+      },
     },
-  });
+    { skip },
+  );
 
 export const { useOrderCallMutation, useSettingsUpdateMutation } = orderApi;

@@ -16,4 +16,5 @@ export * from './lookups';
 export * from './upload';
 export * from './orderStages';
 export * from './order';
+export * from './positionColumns';
 export * from './positionsBulk';

@@ -23,7 +23,7 @@ export const CONSOLIDATION_STAGES: readonly OrderStage[] = [
 ];
 /** Ours: the most positions one bulk call may touch, and rows one import may create. */
 export const BULK_MAX_POSITIONS = 5_000;
-export const IMPORT_MAX_ROWS = 50_000;
+export const IMPORT_MAX_ROWS = 20_000;
 
 export const BULK_MESSAGES = {
   // spec §8 success notices

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POSITION_COLUMNS } from './positionColumns';
 import { Role, UserState } from '../roles';
 import { specMessage } from '../validation';
 import { defineEntityContract, type BaseRow } from './common';
@@ -252,10 +253,15 @@ const OwnIds = z.array(z.number().int().positive()).max(1000);
 export const SettingsParams = z.strictObject({
   favourite_orders: OwnIds.optional(),
   archived_orders: OwnIds.optional(),
+  position_doc_columns: z.array(z.enum(POSITION_COLUMNS)).max(POSITION_COLUMNS.length).optional(),
 });
 export type SettingsParams = z.infer<typeof SettingsParams>;
 export const SETTINGS_LABELS = {
-  labels: { favourite_orders: 'избранные заказы', archived_orders: 'заказы в архиве' },
+  labels: {
+    favourite_orders: 'избранные заказы',
+    archived_orders: 'заказы в архиве',
+    position_doc_columns: 'колонки позиций',
+  },
 } as const;
 
 const link = (name: string, title: string, column: 'client_id' | 'operator_id', label: string) =>

@@ -1,0 +1,49 @@
+import { Button, Checkbox, Popover } from '@blueprintjs/core';
+import { POSITION_COLUMNS, type PositionColumn } from '@caravan/contracts';
+import { setCurrentUser, toast, type AppStore } from '@caravan/ui-kit';
+import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
+import { useSettingsUpdateMutation } from '../api';
+import { COLUMNS, type ColumnContext } from '../positionColumns';
+
+/** Doc mode's column picker (spec §2): the user's choice is kept in their settings and follows them. */
+export function ColumnPicker({
+  chosen,
+  context,
+}: {
+  chosen: readonly PositionColumn[];
+  context: ColumnContext;
+}) {
+  const { t } = useTranslation();
+  const dispatch = useDispatch<AppStore['dispatch']>();
+  const [update, { isLoading }] = useSettingsUpdateMutation();
+  const toggle = async (column: PositionColumn) => {
+    const next = chosen.includes(column) ? chosen.filter((c) => c !== column) : [...chosen, column];
+    // the table's order, not the order of clicks
+    const ordered = POSITION_COLUMNS.filter((c) => next.includes(c));
+    try {
+      dispatch(setCurrentUser(await update({ position_doc_columns: ordered }).unwrap()));
+    } catch (err) {
+      void toast((err as { message: string }).message, 'danger');
+    }
+  };
+  return (
+    <Popover
+      content={
+        <div className="caravan-column-picker" data-testid="column-picker">
+          {POSITION_COLUMNS.map((c) => (
+            <Checkbox
+              key={c}
+              label={COLUMNS[c].label(context.t)}
+              checked={chosen.includes(c)}
+              disabled={isLoading}
+              onChange={() => void toggle(c)}
+            />
+          ))}
+        </div>
+      }
+    >
+      <Button size="small" icon="column-layout" text={t('orders.bulk.columns')} />
+    </Popover>
+  );
+}

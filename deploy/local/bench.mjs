@@ -5,7 +5,8 @@
 //   3. lists at 10k and 1M rows at the service (bench/lists.mjs)
 //   4. front-end weight: initial JS of the login page, each remoteEntry (bench/web.mjs)
 //   5. the orders lists at 1M orders and 5M positions, and the order card (bench/orders.mjs, issue 9)
-// BENCH_ONLY=gateway,sse,lists,web,orders runs a part of it.
+//   6. positions in bulk: import of a 10,000-row invoice, stage change of 1,000 (bench/bulk.mjs, issue 10)
+// BENCH_ONLY=gateway,sse,lists,web,orders,bulk runs a part of it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ const offset = 20000;
 const base = `http://127.0.0.1:${8080 + offset}`;
 const carriersUrl = `http://127.0.0.1:${4003 + offset}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders').split(',');
+const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk').split(',');
 let failed = false;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -190,4 +191,5 @@ if (only.includes('gateway') || only.includes('sse')) await benchSystem();
 if (only.includes('lists')) runPart('lists.mjs');
 if (only.includes('web')) runPart('web.mjs');
 if (only.includes('orders')) runPart('orders.mjs');
+if (only.includes('bulk')) runPart('bulk.mjs');
 process.exit(failed ? 1 : 0);

@@ -45,31 +45,33 @@ async function newDraftOrder(page: Page) {
   return reply.result as { id: number; title: string };
 }
 
+/** A call that must succeed; a refusal fails the test with its message. */
+async function done(page: Page, method: string, params: unknown) {
+  const reply = await callAsPage(page, method, params);
+  expect(reply.message ?? null).toBeNull();
+  return reply.result;
+}
+
 /** The machine's own calls that bring an order's positions to 'bought out' (each step has its own e2e in orders.spec). */
 async function buyOut(page: Page, orderId: number) {
-  const positions = await callAsPage(page, 'client_order_position_list', {
+  const positions = await done(page, 'client_order_position_list', {
     where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
     per_page: 100,
   });
-  for (const p of positions.result.items)
-    expect(
-      await callAsPage(page, 'client_order_position_update', {
-        id: p.id,
-        link: 'https://detail.1688.com/offer/1.html',
-        product_images: PNG,
-        price_cny: '20.00',
-      }),
-    ).toMatchObject({ ok: true });
-  expect(await callAsPage(page, 'client_order_created', { id: orderId })).toMatchObject({ ok: true });
-  for (const p of positions.result.items)
-    expect(
-      await callAsPage(page, 'client_order_position_action', { id: p.id, action: 'checked' }),
-    ).toMatchObject({ ok: true });
-  expect(await callAsPage(page, 'client_order_buyout_waiting', { id: orderId })).toMatchObject({ ok: true });
-  for (const p of positions.result.items)
-    expect(
-      await callAsPage(page, 'client_order_position_action', { id: p.id, action: 'buyout_done' }),
-    ).toMatchObject({ ok: true });
+  for (const p of positions.items)
+    await done(page, 'client_order_position_update', {
+      id: p.id,
+      link: 'https://detail.1688.com/offer/1.html',
+      product_images: PNG,
+      price_cny: '20.00',
+      amount: p.amount ?? '1',
+    });
+  await done(page, 'client_order_created', { id: orderId });
+  for (const p of positions.items)
+    await done(page, 'client_order_position_action', { id: p.id, action: 'checked' });
+  await done(page, 'client_order_buyout_waiting', { id: orderId });
+  for (const p of positions.items)
+    await done(page, 'client_order_position_action', { id: p.id, action: 'buyout_done' });
 }
 
 test('an operator imports, pastes, bulk-edits, consolidates, splits and moves positions through the warehouse', async ({
@@ -81,12 +83,14 @@ test('an operator imports, pastes, bulk-edits, consolidates, splits and moves po
   await login(page, OPERATOR);
   const order = await newDraftOrder(page);
   const other = await newDraftOrder(page);
+  const [toys] = (await done(page, 'logistic_product_type_list', { search: 'Игрушки' })).items;
   expect(
     await callAsPage(page, 'client_order_position_update', {
       id: -1,
       client_order_id: other.id,
       title: 'Пазл 1000 элементов',
       waybill: 'YT7000000001',
+      type_id: toys.id,
       amount: '2',
     }),
   ).toMatchObject({ ok: true });
@@ -154,7 +158,7 @@ test('an operator imports, pastes, bulk-edits, consolidates, splits and moves po
   );
 
   // 4. the client's other draft order: its puzzle comes over to this one
-  await page.getByRole('button', { name: 'консолидация', exact: true }).click();
+  await page.getByRole('button', { name: 'консолидировать заказы' }).click();
   await expect(dialog(page).getByTestId('consolidation-right')).toContainText('Пазл 1000 элементов');
   await expect(dialog(page).getByRole('button', { name: 'пропустить' })).toBeVisible();
   await dialog(page).getByTestId('consolidation-right').getByText('Пазл 1000 элементов').click();
@@ -167,7 +171,8 @@ test('an operator imports, pastes, bulk-edits, consolidates, splits and moves po
   await page.getByRole('button', { name: 'разделить заказ' }).click();
   await expect(dialog(page)).toContainText(`разделение заказа ${order.title}`);
   for (const title of ['Кроссовки беговые', 'Куртка зимняя', 'Пазл 1000 элементов'])
-    await dialog(page).getByRole('checkbox', { name: title }).check({ force: true });
+    await dialog(page).locator('tbody').getByText(title, { exact: true }).click();
+  await expect(dialog(page).getByRole('checkbox', { name: 'Пазл 1000 элементов' })).toBeChecked();
   await dialog(page).getByLabel('в дочерний заказ Пазл 1000 элементов').fill('3');
   await dialog(page).getByRole('button', { name: 'создать дочерний заказ' }).click();
   await expect(toast(page, 'количество не может быть больше 2')).toBeVisible();
@@ -223,7 +228,8 @@ test('an operator imports, pastes, bulk-edits, consolidates, splits and moves po
   // doc mode keeps the operator's columns
   await page.getByRole('button', { name: 'документ' }).click();
   await page.getByRole('button', { name: 'колонки' }).click();
-  await page.getByTestId('column-picker').getByLabel('waybill').check({ force: true });
+  await page.getByTestId('column-picker').getByText('waybill', { exact: true }).click();
+  await expect(page.getByTestId('column-picker').getByLabel('waybill')).toBeChecked();
   await page.reload();
   await page.getByRole('button', { name: 'документ' }).click();
   await expect(page.getByTestId('position-table').locator('thead')).toContainText('waybill');

@@ -6,11 +6,11 @@ import { Icons, IconSize, type IconName, type IconPaths } from '@blueprintjs/ico
  * icon; an unlisted one still renders, through the full set, with a warning in the console.
  */
 export const APP_ICONS =
-  /^(add|archive|arrow-left|arrow-right|bank-account|blocked-person|box|briefcase|calculator|calendar|caret-down|code|cross|cube|document|dollar|duplicate|edit|error|exchange|filter|floppy-disk|globe|history|home|inbox|info-sign|link|log-out|map-marker|menu|moon|notifications|office|offline|path-search|people|phone|route|search|share|shop|shopping-cart|sort|sort-asc|sort-desc|star|star-empty|tag|time|translate|trash|undo|updated|user|warning-sign)$/;
+  /^(add|archive|arrow-left|arrow-right|bank-account|blocked-person|box|briefcase|calculator|calendar|caret-down|chevron-left|chevron-right|clipboard|code|column-layout|cross|cube|document|dollar|double-chevron-left|double-chevron-right|duplicate|edit|error|exchange|filter|floppy-disk|flow-linear|globe|history|home|import|inbox|info-sign|link|log-out|map-marker|menu|merge-columns|moon|move|notifications|office|offline|path-search|people|phone|route|search|share|shield|shop|shopping-cart|sort|sort-asc|sort-desc|split-columns|star|star-empty|tag|tick|time|translate|trash|undo|updated|user|warning-sign)$/;
 
 const loadListed = (name: string, size: number): Promise<{ default: IconPaths }> =>
   import(
-    /* webpackInclude: /\/(add|archive|arrow-left|arrow-right|bank-account|blocked-person|box|briefcase|calculator|calendar|caret-down|code|cross|cube|document|dollar|duplicate|edit|error|exchange|filter|floppy-disk|globe|history|home|inbox|info-sign|link|log-out|map-marker|menu|moon|notifications|office|offline|path-search|people|phone|route|search|share|shop|shopping-cart|sort|sort-asc|sort-desc|star|star-empty|tag|time|translate|trash|undo|updated|user|warning-sign)\.js$/ */
+    /* webpackInclude: /\/(add|archive|arrow-left|arrow-right|bank-account|blocked-person|box|briefcase|calculator|calendar|caret-down|chevron-left|chevron-right|clipboard|code|column-layout|cross|cube|document|dollar|double-chevron-left|double-chevron-right|duplicate|edit|error|exchange|filter|floppy-disk|flow-linear|globe|history|home|import|inbox|info-sign|link|log-out|map-marker|menu|merge-columns|moon|move|notifications|office|offline|path-search|people|phone|route|search|share|shield|shop|shopping-cart|sort|sort-asc|sort-desc|split-columns|star|star-empty|tag|tick|time|translate|trash|undo|updated|user|warning-sign)\.js$/ */
     /* webpackChunkName: "icon-[request]" */
     `@blueprintjs/icons/lib/esm/generated/${size}px/paths/${name}.js`
   );

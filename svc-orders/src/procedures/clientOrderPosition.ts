@@ -61,7 +61,12 @@ async function positionRules({ trx, identity, prev, next, given }: RuleContext) 
       throw new BusinessError(MESSAGES.staffOnly);
     return;
   }
-  if ('to_consolidation_warehouse_delivery_date' in given && prev?.stage !== 'warehouse_waiting')
+  const consolidationDate = given.to_consolidation_warehouse_delivery_date;
+  if (
+    consolidationDate !== undefined &&
+    (prev || consolidationDate !== null) &&
+    prev?.stage !== 'warehouse_waiting'
+  )
     throw new BusinessError(ORDER_MESSAGES.consolidationDateStage);
 }
 

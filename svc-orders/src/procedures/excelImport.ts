@@ -20,6 +20,7 @@ import {
 } from '@caravan/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
+import { InvoiceReadError, readInvoice } from '../domain/invoice/readInvoice';
 
 type Received = { path: string | null; name: string; truncated: boolean; fields: Record<string, string> };
 
@@ -83,13 +84,10 @@ export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) 
       if (!(await store.rights(kit.db, identity, orderId)).write)
         return void res.json(fail(MESSAGES.accessDenied));
       if (order.stage !== 'draft') return void res.json(fail(BULK_MESSAGES.importDraftOnly));
-      // the readers (exceljs, SheetJS) load on the first import, not with the service
-      const { readInvoice } = await import('../domain/invoice/readInvoice');
       const result = await readInvoice(got.path, extension as 'xlsx' | 'xls');
       res.json(ok(result));
     } catch (err) {
-      if (err instanceof BusinessError || (err instanceof Error && err.name === 'InvoiceReadError'))
-        res.json(fail(err.message));
+      if (err instanceof BusinessError || err instanceof InvoiceReadError) res.json(fail(err.message));
       else {
         kit.log.error({ err }, 'excel import failed');
         res.status(500).json(fail(MESSAGES.somethingWentWrong));

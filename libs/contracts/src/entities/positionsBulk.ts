@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dec, decCmp, decDiv, decFormat, decMul, type Decimal } from '../decimal';
+import { dec, decCmp, decFormat, type Decimal } from '../decimal';
 import { specMessage } from '../validation';
 import { Id, IsoDate, Money, NonNegative, OptionalId, Percent, Text } from './common';
 import { RECEIVE_ROW_LABELS } from './order';
@@ -91,7 +91,6 @@ export const INVOICE_ROW_LABELS: Record<keyof InvoiceRow, string> = {
 };
 export type InvoiceImport = { rows: InvoiceRow[]; number: string };
 
-const HUNDRED = dec('100');
 const ONE = dec('1');
 const asDec = (v: string | null | undefined): Decimal | null => {
   if (v === null || v === undefined || v.trim() === '') return null;
@@ -101,31 +100,6 @@ const asDec = (v: string | null | undefined): Decimal | null => {
     return null;
   }
 };
-
-/**
- * Spec §5: editing one of price without VAT, price with VAT or VAT % recalculates the others: with VAT
- * = without × (1 + VAT/100), 2 decimals; the VAT % is derived when only the two prices are known.
- * `changed` names the field just edited; the other price follows it.
- */
-export function recalcVat<
-  T extends { price_no_nds: string | null; nds: string | null; price_nds: string | null },
->(row: T, changed: 'price_no_nds' | 'nds' | 'price_nds'): T {
-  const without = asDec(row.price_no_nds);
-  const rate = asDec(row.nds);
-  const withVat = asDec(row.price_nds);
-  const factor = rate === null ? null : ONE + decDiv(rate, HUNDRED);
-  if (changed === 'price_nds' && withVat !== null) {
-    if (factor !== null) return { ...row, price_no_nds: decFormat(decDiv(withVat, factor), 2) };
-    if (without !== null && without > 0n)
-      return { ...row, nds: decFormat(decMul(decDiv(withVat, without) - ONE, HUNDRED), 2) };
-    return row;
-  }
-  if (without === null) return row;
-  if (factor !== null) return { ...row, price_nds: decFormat(decMul(without, factor), 2) };
-  if (withVat !== null && without > 0n)
-    return { ...row, nds: decFormat(decMul(decDiv(withVat, without) - ONE, HUNDRED), 2) };
-  return row;
-}
 
 /** Spec §5 "the rows to edit are trimmed": titles and units without outer spaces, rows without a title dropped. */
 export function trimInvoiceRows<T extends { title: string; unit?: string }>(rows: readonly T[]): T[] {

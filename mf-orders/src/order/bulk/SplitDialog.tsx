@@ -100,7 +100,10 @@ export function SplitDialog({ order, rows, onClose }: { order: Values; rows: Ent
                     onChange={() => toggle(r)}
                   />
                 </td>
-                <td>{String(r.title)}</td>
+                {/* the title toggles the row too, as in a multi-select list */}
+                <td className="caravan-clickable" onClick={() => toggle(r)}>
+                  {String(r.title)}
+                </td>
                 <td>{formatNumber(r.amount as string)}</td>
                 <td>{formatNumber(r.weight as string, { maxDigits: 3 })}</td>
                 <td>

@@ -1,4 +1,19 @@
-import { BULK_MESSAGES, dec, decDiv, recalcVat, type Decimal, type InvoiceRow } from '@caravan/contracts';
+import {
+  BULK_MESSAGES,
+  dec,
+  decDiv,
+  recalculateVat,
+  type Decimal,
+  type InvoiceRow,
+  type VatPrices,
+} from '@caravan/contracts';
+
+/** contracts' recalculateVat on an invoice row: the prices as strings, the rest of the row kept. */
+const recalcVat = <T extends VatPrices>(row: T, changed: keyof VatPrices) => {
+  const v = recalculateVat(row, changed);
+  const text = (x: unknown) => (x === null || x === undefined ? null : String(x));
+  return { ...row, price_no_nds: text(v.price_no_nds), nds: text(v.nds), price_nds: text(v.price_nds) };
+};
 import {
   type Cell,
   decimalOf,
@@ -226,7 +241,7 @@ const RATES = ['0', '20', '22', '10', '13', '9', '6', '3', '1', '5', '7', '12', 
 
 /**
  * Fills the third of price without VAT, VAT % and price with VAT from the other two (contracts'
- * recalcVat, as the edit dialog does). A rate derived from two rounded prices is the usual rate that
+ * recalculateVat, as the edit dialog does). A rate derived from two rounded prices is the usual rate that
  * gives them back when there is one ('19.98' is 20 % on a price of 8.33).
  */
 function completeVat(row: InvoiceRow): InvoiceRow {

@@ -1,6 +1,6 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { clientOrderMigration } from './client_order';
-import { listIndexes, orderListIndexes } from './list_indexes';
+import { listIndexes, orderListIndexes, titleKeysSkipNull } from './list_indexes';
 import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
 
@@ -54,4 +54,5 @@ export const migrations: Migration[] = [
   orderListIndexes,
   reachIndexes,
   positionReach,
+  titleKeysSkipNull,
 ];

@@ -630,7 +630,7 @@ export class EntityStore {
         key: row.id,
         type: EVENT_TYPES.entityChanged,
         actor,
-        data: JSON.parse(JSON.stringify(data)),
+        data, // writeMany serialises each chunk once: no per-event JSON round trip
       });
     }
     await outbox.writeMany(trx, events);
@@ -668,13 +668,17 @@ export class EntityStore {
     rows: readonly Record<string, unknown>[],
   ): Promise<Row[]> {
     const created: Row[] = [];
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    // one JSON parameter per chunk, spread by the table's own row type (not 30,000 bound values)
     for (let i = 0; i < rows.length; i += BULK_CHUNK) {
-      const chunk = rows.slice(i, i + BULK_CHUNK).map((r) => this.toDb(r));
-      created.push(
-        ...((await trx(this.table)
-          .insert(chunk)
-          .returning(this.stored as string[])) as Row[]),
-      );
+      const chunk = rows.slice(i, i + BULK_CHUNK);
+      const { rows: inserted } = (await trx.raw(
+        `insert into ?? (${columns.map(() => '??').join(', ')})
+         select ${columns.map(() => 'r.??').join(', ')} from jsonb_populate_recordset(null::??, ?::jsonb) r
+         returning ${this.stored.map(() => '??').join(', ')}`,
+        [this.table, ...columns, ...columns, this.table, JSON.stringify(chunk), ...this.stored],
+      )) as { rows: Row[] };
+      created.push(...inserted);
     }
     await this.writeHistoryMany(
       trx,

@@ -110,7 +110,12 @@ export function titleKeyStatements(schema: string, table: string, name: string, 
     `update ${s}.${t} x set ${q(name)} = y.${q(title)} from ${s}.${target} y where y.id = x.${q(key.column)}`,
     `create or replace function ${s}.${fill}() returns trigger language plpgsql as $$
 begin
-  new.${q(name)} := (select y.${q(title)} from ${s}.${target} y where y.id = new.${q(key.column)});
+  -- most rows point nowhere (a position without a supplier): no lookup for them
+  if new.${q(key.column)} is null then
+    new.${q(name)} := null;
+  else
+    new.${q(name)} := (select y.${q(title)} from ${s}.${target} y where y.id = new.${q(key.column)});
+  end if;
   return new;
 end $$`,
     `drop trigger if exists ${fill} on ${s}.${t}`,

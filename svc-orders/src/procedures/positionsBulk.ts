@@ -86,9 +86,9 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
             trx,
             p.positions.map((r) => r.type_id),
           );
-          const rows = p.positions.map((r) =>
-            clientOrderPosition.fields.parse({ ...r, client_order_id: p.client_order_id }),
-          );
+          // the rows were validated as NewPosition (the contract's own field rules); the rest takes the contract's defaults
+          const defaults = clientOrderPosition.fields.parse({ client_order_id: p.client_order_id, title: '-' });
+          const rows = p.positions.map((r) => ({ ...defaults, ...r, client_order_id: p.client_order_id }));
           await positions.insertMany(trx, c.identity, c.outbox, rows);
           const number = p.order_number
             ? joinOrderNumber(String(order.order_number ?? ''), p.order_number)

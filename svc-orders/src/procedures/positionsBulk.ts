@@ -87,7 +87,10 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
             p.positions.map((r) => r.type_id),
           );
           // the rows were validated as NewPosition (the contract's own field rules); the rest takes the contract's defaults
-          const defaults = clientOrderPosition.fields.parse({ client_order_id: p.client_order_id, title: '-' });
+          const defaults = clientOrderPosition.fields.parse({
+            client_order_id: p.client_order_id,
+            title: '-',
+          });
           const rows = p.positions.map((r) => ({ ...defaults, ...r, client_order_id: p.client_order_id }));
           await positions.insertMany(trx, c.identity, c.outbox, rows);
           const number = p.order_number

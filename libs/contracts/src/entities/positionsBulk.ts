@@ -161,8 +161,9 @@ export const PositionBulkUpdateParams = z.strictObject({
   ids: IdSet,
   fields: z.strictObject({
     waybill: z.string().trim().max(100).optional(),
-    type_id: Id.optional(),
-    provider_id: Id.optional(),
+    // a reference chosen and cleared again in the dialog comes as null: left alone, like an empty field
+    type_id: Id.nullable().optional(),
+    provider_id: Id.nullable().optional(),
     link: z.string().trim().max(2000).optional(),
   }),
 });

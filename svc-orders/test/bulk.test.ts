@@ -388,7 +388,7 @@ describe('bulk stage change (client_order_position_bulk_action)', () => {
       },
       operatorA,
     );
-    expect(reply.result.message).toBe('этап в 1 позициях изменён');
+    expect(reply.result.message).toBe('этап в 1 позиции изменён');
     expect((await positionsOf(order.id)).map((r) => r.stage)).toEqual([
       'warehouse_received',
       'buyout_done',
@@ -433,9 +433,7 @@ describe('move (client_order_position_move)', () => {
     await newPosition(to);
     expect(
       await w.call('client_order_position_move', { ids: [a.id], client_order_id: to.id }, w.users.clientA),
-    ).toMatchObject({
-      ok: true,
-    });
+    ).toMatchObject({ ok: true, result: { message: 'перенесено позиций: 1' } });
     expect((await positionsOf(to.id)).map((r) => r.id)).toContain(a.id);
     expect((await positionsOf(from.id)).map((r) => r.id)).toEqual([b.id]);
   });
@@ -472,15 +470,19 @@ describe('move (client_order_position_move)', () => {
       { ok: false },
     );
     expect(await snapshot(mine.id, formed.id, theirs.id)).toEqual(before);
-    // staff may: the draft position arriving in a formed order goes to verification
+    // staff neither: the orders stand at different stages
     expect(
       await w.call(
         'client_order_position_move',
         { ids: [p.id], client_order_id: formed.id },
         w.users.operatorA,
       ),
-    ).toMatchObject({ ok: true });
-    expect((await w.stored('client_order_position', p.id)).stage).toBe('verification');
+    ).toEqual(
+      refused(
+        'ошибка при переносе позиций: позиции переносятся между заказами на одном этапе: «новый» и «сформирован» — разные',
+      ),
+    );
+    expect(await snapshot(mine.id, formed.id, theirs.id)).toEqual(before);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   invalidFields,
   kindError,
   rawWhereExample,
+  rebaseEdits,
   type FieldDef,
 } from './fields';
 
@@ -88,5 +89,18 @@ describe('the example of a hand-written condition', () => {
   it('falls back to the text field alone, or to the id', () => {
     expect(rawWhereExample([date, title])).toBe("title like 'склад'");
     expect(rawWhereExample([date])).toBe('id > 100');
+  });
+});
+
+describe('a newer copy of the row under an open form', () => {
+  it('keeps what the user typed and takes the rest from the newer copy', () => {
+    const before = { description: '', order_number: 'A-1', weight: '1.000' };
+    const typed = { ...before, description: 'хрупкое' };
+    const newer = { ...before, order_number: 'A-1, 77' };
+    expect(rebaseEdits(typed, before, newer)).toEqual({
+      description: 'хрупкое',
+      order_number: 'A-1, 77',
+      weight: '1.000',
+    });
   });
 });

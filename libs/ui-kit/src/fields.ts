@@ -227,3 +227,13 @@ export function rawWhereExample(fields: readonly FieldDef[]): string {
   const parts = [number && `${number.name} > 10`, text && `${text.name} like 'склад'`].filter(Boolean);
   return parts.length ? parts.join(' and ') : 'id > 100';
 }
+
+/**
+ * The form's values over a newer copy of the row: fields the user changed since `before` (the copy
+ * the form was loaded from) keep their typed values, the rest take the newer ones.
+ */
+export function rebaseEdits(values: Values, before: Values, newer: Values): Values {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const edited = Object.keys(values).filter((k) => !same(values[k], before[k]));
+  return { ...newer, ...Object.fromEntries(edited.map((k) => [k, values[k]])) };
+}

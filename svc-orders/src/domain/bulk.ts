@@ -4,6 +4,7 @@ import {
   isStaff,
   MESSAGES,
   ORDER_MESSAGES,
+  ORDER_STAGE_LABELS,
   type Identity,
   type OrderStage,
 } from '@caravan/contracts';
@@ -75,26 +76,31 @@ export function assertPositionsEditable(identity: Identity, order: Row) {
  * Orders that may give and take positions (spec §9 candidate stages): staff move them between orders
  * of these stages, a client between their own draft orders.
  */
-export function assertExchangeable(identity: Identity, order: Row) {
+export function assertExchangeable(identity: Identity, order: Row, direction: 'from' | 'to') {
   const open = isStaff(identity) ? CONSOLIDATION_STAGES : (['draft'] as OrderStage[]);
-  if (!open.includes(order.stage as OrderStage))
-    throw new BusinessError(isStaff(identity) ? BULK_MESSAGES.moveStage : BULK_MESSAGES.moveIntoFormed);
+  if (open.includes(order.stage as OrderStage)) return;
+  if (isStaff(identity)) throw new BusinessError(BULK_MESSAGES.moveStage);
+  throw new BusinessError(direction === 'to' ? BULK_MESSAGES.moveIntoFormed : BULK_MESSAGES.moveOutOfFormed);
 }
 
-/** Orders exchanging positions belong to one client and one operator (an admin too: a client's goods stay theirs). */
+/**
+ * Orders exchanging positions belong to one client and one operator (an admin too: a client's goods
+ * stay theirs) and stand at one stage, so no order holds goods its stage has not reached or has passed
+ * (ours, docs/adr/0010-positions-in-bulk.md).
+ */
 export function assertSameOwners(first: Row, other: Row) {
   if (Number(first.client_id) !== Number(other.client_id))
     throw new BusinessError(BULK_MESSAGES.moveOtherClient);
   if (Number(first.operator_id) !== Number(other.operator_id))
     throw new BusinessError(BULK_MESSAGES.moveOtherOperator);
+  if (first.stage !== other.stage)
+    throw new BusinessError(
+      BULK_MESSAGES.moveOtherStage(
+        ORDER_STAGE_LABELS[first.stage as OrderStage],
+        ORDER_STAGE_LABELS[other.stage as OrderStage],
+      ),
+    );
 }
-
-/**
- * A position arriving in an order past draft cannot stay a draft: it goes to verification, as forming
- * the order would have sent it (ours, docs/adr/0010-positions-in-bulk.md).
- */
-export const arrivingStage = (position: Row, order: Row) =>
-  position.stage === 'draft' && order.stage !== 'draft' ? 'verification' : String(position.stage);
 
 /** After positions came or went: each order repriced, and moved on when its last position got further. */
 export async function settleOrders(trx: Db, ctx: BulkContext, orderIds: Iterable<number>) {

@@ -15,7 +15,6 @@ import {
 } from '@caravan/contracts';
 import { BusinessError, type EntityStore, type ServiceKit } from '@caravan/service-kit';
 import {
-  arrivingStage,
   assertExchangeable,
   assertSameOwners,
   lockOrders,
@@ -84,7 +83,7 @@ export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, order
           const locked = await lockOrders(trx, c, orderIds);
           const first = locked.get(orderIds[0]!)!;
           for (const order of locked.values()) {
-            assertExchangeable(c.identity, order);
+            assertExchangeable(c.identity, order, 'to');
             assertSameOwners(first, order);
           }
           const live = (await trx('client_order_position')
@@ -103,10 +102,9 @@ export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, order
             throw new BusinessError(BULK_MESSAGES.consolidationMap);
           const moving = live.filter((r) => targetOf.get(r.id) !== Number(r.client_order_id));
           if (!moving.length) throw new BusinessError(BULK_MESSAGES.selectForConsolidation);
-          await positions.changeMany(trx, c.identity, c.outbox, moving, (row) => {
-            const target = locked.get(targetOf.get(row.id)!)!;
-            return { client_order_id: target.id, stage: arrivingStage(row, target) };
-          });
+          await positions.changeMany(trx, c.identity, c.outbox, moving, (row) => ({
+            client_order_id: targetOf.get(row.id)!,
+          }));
           await settleOrders(trx, c, orderIds);
           return { count: moving.length, message: BULK_MESSAGES.consolidated };
         }),

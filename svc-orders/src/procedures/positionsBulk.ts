@@ -21,7 +21,6 @@ import {
 } from '@caravan/contracts';
 import { BusinessError, type Db, type EntityStore, type ServiceKit } from '@caravan/service-kit';
 import {
-  arrivingStage,
   assertExchangeable,
   assertPositionsEditable,
   assertSameOwners,
@@ -193,18 +192,16 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
             const { orders: locked, rows } = await lockSelectedPositions(trx, c, p.ids);
             if (rows.every((r) => Number(r.client_order_id) === target.id))
               throw new BusinessError(BULK_MESSAGES.moveSameOrder);
-            assertExchangeable(c.identity, target);
+            assertExchangeable(c.identity, target, 'to');
             for (const from of locked.values()) {
-              assertExchangeable(c.identity, from);
+              assertExchangeable(c.identity, from, 'from');
               assertSameOwners(from, target);
             }
             await positions.changeMany(trx, c.identity, c.outbox, rows, (row) =>
-              Number(row.client_order_id) === target.id
-                ? null
-                : { client_order_id: target.id, stage: arrivingStage(row, target) },
+              Number(row.client_order_id) === target.id ? null : { client_order_id: target.id },
             );
             await settleOrders(trx, c, [...locked.keys(), target.id]);
-            return { count: rows.length, message: ORDER_MESSAGES.done };
+            return { count: rows.length, message: BULK_MESSAGES.moved(rows.length) };
           })
           .catch((err: unknown) => {
             // spec §8: a refused move names itself, then its reason

@@ -25,18 +25,23 @@ export const CONSOLIDATION_STAGES: readonly OrderStage[] = [
 export const BULK_MAX_POSITIONS = 5_000;
 export const IMPORT_MAX_ROWS = 20_000;
 
+const one = (n: number) => n % 10 === 1 && n % 100 !== 11;
+
 export const BULK_MESSAGES = {
   // spec §8 success notices
   imported: specMessage('позиции успешно импортированы'),
   pasted: (n: number) => `добавлено позиций из буфера обмена: ${n}`,
-  bulkEdited: (n: number) => `данные ${n} позиций изменены`,
-  stageChanged: (n: number) => `этап в ${n} позициях изменён`,
+  // the spec's texts, with the singular where Russian needs it ('данные 1 позиции', 'в 21 позиции')
+  bulkEdited: (n: number) => `данные ${n} ${one(n) ? 'позиции' : 'позиций'} изменены`,
+  stageChanged: (n: number) => `этап в ${n} ${one(n) ? 'позиции' : 'позициях'} изменён`,
+  moved: (n: number) => `перенесено позиций: ${n}`,
   consolidated: specMessage('консолидация заказов выполнена'),
   splitCreated: specMessage('дочерний заказ создан'),
   // spec §5 / §8 refusals
   clipboardNothing: specMessage('не удалось распознать позиции из буфера обмена'),
   selectForConsolidation: specMessage('выберите позиции для консолидации'),
   selectForMove: specMessage('выберите позиции для переноса'),
+  selectForEdit: 'выберите позиции для изменения',
   moveFailed: specMessage('ошибка при переносе позиций'),
   tooFewOrders: (n: number) => `слишком мало подходящих заказов (${n}), должно быть больше 2`,
   splitSelect: specMessage('выберите хотя бы одну позицию'),
@@ -57,6 +62,9 @@ export const BULK_MESSAGES = {
   moveOtherOperator: 'заказ обслуживает другой оператор',
   moveStage: 'заказ на этом этапе не принимает и не отдаёт позиции',
   moveIntoFormed: 'в сформированный заказ переносит только оператор или администратор',
+  moveOutOfFormed: 'из сформированного заказа переносит только оператор или администратор',
+  moveOtherStage: (from: string, to: string) =>
+    `позиции переносятся между заказами на одном этапе: «${from}» и «${to}» — разные`,
   consolidationMap: 'каждая позиция заказов консолидации должна остаться в одном из них',
   splitHasParent: 'дочерний заказ нельзя разделить ещё раз',
   splitAll: 'в заказе должна остаться хотя бы одна позиция',
@@ -123,13 +131,15 @@ export function joinOrderNumber(current: string, imported: string): string {
 
 /** A waybill as pasted: letters, digits and dashes with at least one digit (ours: a plain word is not a waybill). */
 const PASTED_LINE = /^\s*([A-Za-z0-9-]{4,100})\s+(\S.*?)\s*$/;
+/** A date at the start of a line ('2026-11-20 поступление на склад') is not a waybill. */
+const DATE_LIKE = /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}-\d{1,2}-\d{4}$/;
 
 /** Spec §5: each non-empty line 'waybill, whitespace, title'; other lines are skipped. */
 export function parseClipboardPositions(text: string): { waybill: string; title: string }[] {
   return text
     .split(/\r?\n/)
     .map((line) => PASTED_LINE.exec(line))
-    .filter((m): m is RegExpExecArray => Boolean(m && /\d/.test(m[1]!)))
+    .filter((m): m is RegExpExecArray => Boolean(m && /\d/.test(m[1]!) && !DATE_LIKE.test(m[1]!)))
     .map((m) => ({ waybill: m[1]!, title: m[2]!.slice(0, 500) }));
 }
 

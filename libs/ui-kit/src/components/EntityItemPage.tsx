@@ -1,6 +1,6 @@
 import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { MESSAGES, NEW_ID, wordsOf } from '@caravan/contracts';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useResolvedPath } from 'react-router-dom';
 import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
@@ -12,6 +12,7 @@ import {
   titleOfRow,
   type FieldDef,
   type Values,
+  rebaseEdits,
 } from '../fields';
 import { listUrlOf } from '../listUrl';
 import { useCurrentUser } from '../session';
@@ -47,8 +48,13 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   const [confirming, setConfirming] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
 
+  // a newer copy of the row (a live event, an import that set the order number) keeps what the user typed
+  const loaded = useRef<Values | undefined>(undefined);
   useEffect(() => {
-    if (stored) setValues(stored);
+    if (!stored) return;
+    const before = loaded.current;
+    loaded.current = stored;
+    setValues((prev) => (before ? rebaseEdits(prev, before, stored) : stored));
   }, [stored]);
   useEffect(() => {
     if (isNew) setValues(initial);

@@ -46,7 +46,7 @@ import {
   type FieldDef,
   type Values,
 } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderCallMutation, usePositionsOfOrder } from './api';
 import { ClipboardDialog } from './bulk/ClipboardDialog';
@@ -140,21 +140,45 @@ export function PositionTable({
   const rate = order.rate_cny as string | null;
   const buyoutTotal = sumMoney(rows.map((r) => r.buyout_price_rur as string | null));
   const chosen = rows.filter((r) => selected.includes(r.id));
+  const inSource = (action: BulkStageAction) =>
+    chosen.filter((r) => r.stage === BULK_STAGE_ACTIONS[action]).length;
   const stageActions = staff
     ? (Object.keys(BULK_STAGE_ACTIONS) as BulkStageAction[]).filter((a) =>
         chosen.some((r) => r.stage === BULK_STAGE_ACTIONS[a]),
       )
     : [];
-  const docColumns =
-    (user?.options.settings.position_doc_columns as PositionColumn[] | undefined) ?? DEFAULT_DOC_COLUMNS;
-  const columns: readonly PositionColumn[] =
-    mode === 'item'
-      ? POSITION_COLUMNS.filter((c) => c !== 'consolidation_sent')
-      : mode === 'consolidation'
-        ? CONSOLIDATION_MODE_COLUMNS
-        : docColumns;
-  const selectable = mode === 'item' && editable;
+  const saved = user?.options.settings.position_doc_columns as PositionColumn[] | undefined;
+  const docColumns = saved?.length ? saved : DEFAULT_DOC_COLUMNS;
+  const columns: readonly PositionColumn[] = useMemo(
+    () =>
+      mode === 'item'
+        ? POSITION_COLUMNS.filter((c) => c !== 'consolidation_sent')
+        : mode === 'consolidation'
+          ? CONSOLIDATION_MODE_COLUMNS
+          : docColumns,
+    [mode, docColumns],
+  );
+  const selectable =
+    mode === 'item' && editable && rows.length > 0 && (staff || canEditPositions || exchangeable);
   const context = { order, rows, rate, t };
+  const chosenIds = useMemo(() => new Set(selected), [selected]);
+  // a row's cells and warnings are computed once per change of the rows, not on every tick of a checkbox
+  const body = useMemo(
+    () =>
+      rows.map((r, i) => ({
+        cells: columns.map((c) => (
+          <td key={c} className={COLUMNS[c].numeric ? 'caravan-number' : undefined}>
+            {COLUMNS[c].cell(r, i, { order, rows, rate, t })}
+          </td>
+        )),
+        warnings: positionWarnings(
+          r as unknown as PositionFacts,
+          order.buyout_type as BuyoutType,
+          rolesOf(user),
+        ),
+      })),
+    [rows, columns, order, rate, t, user],
+  );
 
   const toggle = (id: number) =>
     setSelected((prev) => (prev.includes(id) ? prev.filter((x) => x !== id) : [...prev, id]));
@@ -218,18 +242,20 @@ export function PositionTable({
     <Card className="caravan-order-section" data-testid="position-table">
       <div className="caravan-item-header">
         <H5>{t('orders.positions')}</H5>
-        <ButtonGroup>
-          {(['item', 'consolidation', 'doc'] as Mode[]).map((m) => (
-            <Button
-              key={m}
-              size="small"
-              text={t(`orders.bulk.mode.${m}`)}
-              active={mode === m}
-              onClick={() => setMode(m)}
-            />
-          ))}
-        </ButtonGroup>
-        {mode === 'doc' && <ColumnPicker chosen={docColumns} context={context} />}
+        <div className="caravan-mode-switch">
+          {mode === 'doc' && <ColumnPicker chosen={docColumns} context={context} />}
+          <ButtonGroup>
+            {(['item', 'consolidation', 'doc'] as Mode[]).map((m) => (
+              <Button
+                key={m}
+                size="small"
+                text={t(`orders.bulk.mode.${m}`)}
+                active={mode === m}
+                onClick={() => setMode(m)}
+              />
+            ))}
+          </ButtonGroup>
+        </div>
       </div>
       {mode === 'item' && editable && (
         <div className="caravan-bulk-toolbar" data-testid="bulk-toolbar">
@@ -245,11 +271,11 @@ export function PositionTable({
               <Button icon="clipboard" text={t('orders.bulk.paste')} onClick={() => setDialog('paste')} />
             </>
           )}
-          {canEditPositions && (
+          {canEditPositions && rows.length > 0 && (
             <Button
               icon="edit"
               text={t('orders.bulk.edit', { count: selected.length })}
-              onClick={withSelection('edit', BULK_MESSAGES.selectForMove)}
+              onClick={withSelection('edit', BULK_MESSAGES.selectForEdit)}
             />
           )}
           {stageActions.length > 0 && (
@@ -265,7 +291,7 @@ export function PositionTable({
               <Button icon="flow-linear" rightIcon="caret-down" text={t('orders.bulk.changeStage')} />
             </Popover>
           )}
-          {exchangeable && (
+          {exchangeable && rows.length > 0 && (
             <Button
               icon="move"
               text={t('orders.bulk.move')}
@@ -307,27 +333,19 @@ export function PositionTable({
           </thead>
           <tbody>
             {rows.map((r, i) => {
-              const warnings = positionWarnings(
-                r as unknown as PositionFacts,
-                order.buyout_type as BuyoutType,
-                rolesOf(user),
-              );
+              const { cells, warnings } = body[i]!;
               return (
                 <tr key={r.id} data-testid={`position-row-${i + 1}`}>
                   {selectable && (
                     <td>
                       <Checkbox
                         aria-label={t('orders.bulk.select', { title: r.title })}
-                        checked={selected.includes(r.id)}
+                        checked={chosenIds.has(r.id)}
                         onChange={() => toggle(r.id)}
                       />
                     </td>
                   )}
-                  {columns.map((c) => (
-                    <td key={c} className={COLUMNS[c].numeric ? 'caravan-number' : undefined}>
-                      {COLUMNS[c].cell(r, i, context)}
-                    </td>
-                  ))}
+                  {cells}
                   {mode === 'item' && (
                     <td>
                       {warnings.length > 0 && (
@@ -371,7 +389,7 @@ export function PositionTable({
       </div>
       <p data-testid="position-summary">
         {t('orders.positionCount', { count: data?.total ?? rows.length })}
-        {Number(buyoutTotal) > 0 && ` · ${P.buyout_price_rur}: ${formatMoney(buyoutTotal)}`}
+        {Number(buyoutTotal) > 0 && ` · ${t('orders.bulk.buyoutTotal')}: ${formatMoney(buyoutTotal)}`}
         {selected.length > 0 && ` · ${t('orders.bulk.selected', { count: selected.length })}`}
       </p>
       {adding && (
@@ -420,7 +438,7 @@ export function PositionTable({
               where: () => [
                 { field: 'client_id', op: '=', value: order.client_id as number },
                 { field: 'operator_id', op: '=', value: order.operator_id as number },
-                { field: 'stage', op: 'in', value: staff ? [...CONSOLIDATION_STAGES] : ['draft'] },
+                { field: 'stage', op: '=', value: order.stage as string },
                 { field: 'id', op: 'not_in', value: [orderId] },
               ],
             },
@@ -434,7 +452,7 @@ export function PositionTable({
       {(dialog === 'warehouse_waiting' || dialog === 'warehouse_received') && (
         <EditDialog
           isOpen
-          title={`${POSITION_ACTION_LABELS[dialog]}: ${t('orders.bulk.selected', { count: chosen.filter((r) => r.stage === BULK_STAGE_ACTIONS[dialog]).length })}`}
+          title={`${POSITION_ACTION_LABELS[dialog]}: ${t('orders.bulk.affected', { count: inSource(dialog), of: chosen.length })}`}
           fields={ACTION_FIELDS[dialog]!}
           initial={dialog === 'warehouse_waiting' ? { receive_date: today() } : { date: today() }}
           submitText={POSITION_ACTION_LABELS[dialog]}

@@ -1,6 +1,6 @@
 /**
  * Columns of the order's position table (spec §2). Item mode shows them all; consolidation mode its
- * five; doc mode the user's saved choice (options.settings.position_doc_columns) or our default set.
+ * five; doc mode the user's saved choice (options.settings.position_doc_columns; an empty one means the default) or our default set.
  */
 export const POSITION_COLUMNS = [
   'number',
@@ -38,9 +38,9 @@ export const CONSOLIDATION_MODE_COLUMNS: readonly PositionColumn[] = [
 export const DEFAULT_DOC_COLUMNS: readonly PositionColumn[] = [
   'number',
   'title',
-  'amount',
   'price_cny',
-  'sum_cny',
+  'amount',
   'weight',
+  'sum_cny',
   'price_per_unit',
 ];

@@ -20,6 +20,7 @@ export function ClipboardDialog({ orderId, onClose }: { orderId: number; onClose
   const [rows, setRows] = useState<Pasted[] | null>(null);
   const [typeId, setTypeId] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
+  const [skipped, setSkipped] = useState(0);
 
   useEffect(() => {
     // the browser may refuse to read the clipboard; the text can then be pasted into the field
@@ -32,8 +33,11 @@ export function ClipboardDialog({ orderId, onClose }: { orderId: number; onClose
   const recognise = () => {
     const found = parseClipboardPositions(text);
     if (!found.length) return void toast(BULK_MESSAGES.clipboardNothing, 'warning');
+    setSkipped(text.split(/\r?\n/).filter((line) => line.trim()).length - found.length);
     setRows(found.map((r) => ({ ...r, type_id: null })));
   };
+  const removeRow = (i: number) =>
+    setRows((prev) => (prev!.length > 1 ? prev!.filter((_, k) => k !== i) : null));
   const setRowType = (i: number, id: number | null) =>
     setRows((prev) => prev!.map((r, k) => (k === i ? { ...r, type_id: id } : r)));
 
@@ -96,6 +100,7 @@ export function ClipboardDialog({ orderId, onClose }: { orderId: number; onClose
                   <th>{P.waybill}</th>
                   <th>{P.title}</th>
                   <th>{P.type_id}</th>
+                  <th />
                 </tr>
               </thead>
               <tbody>
@@ -112,10 +117,20 @@ export function ClipboardDialog({ orderId, onClose }: { orderId: number; onClose
                         onChange={(id) => setRowType(i, id)}
                       />
                     </td>
+                    <td>
+                      <Button
+                        size="small"
+                        variant="minimal"
+                        icon="cross"
+                        aria-label={t('orders.bulk.removeRow')}
+                        onClick={() => removeRow(i)}
+                      />
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </HTMLTable>
+            {skipped > 0 && <p>{t('orders.bulk.skippedLines', { count: skipped })}</p>}
           </>
         )}
       </DialogBody>
@@ -123,6 +138,7 @@ export function ClipboardDialog({ orderId, onClose }: { orderId: number; onClose
         actions={
           <>
             <Button text={t('common.cancel')} onClick={onClose} />
+            {rows && <Button icon="arrow-left" text={t('orders.bulk.back')} onClick={() => setRows(null)} />}
             {!rows ? (
               <Button intent="primary" text={t('orders.bulk.recognise')} onClick={recognise} />
             ) : (

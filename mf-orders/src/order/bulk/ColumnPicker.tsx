@@ -17,15 +17,17 @@ export function ColumnPicker({
   const { t } = useTranslation();
   const dispatch = useDispatch<AppStore['dispatch']>();
   const [update, { isLoading }] = useSettingsUpdateMutation();
-  const toggle = async (column: PositionColumn) => {
-    const next = chosen.includes(column) ? chosen.filter((c) => c !== column) : [...chosen, column];
-    // the table's order, not the order of clicks
-    const ordered = POSITION_COLUMNS.filter((c) => next.includes(c));
+  const store = async (columns: PositionColumn[]) => {
     try {
-      dispatch(setCurrentUser(await update({ position_doc_columns: ordered }).unwrap()));
+      dispatch(setCurrentUser(await update({ position_doc_columns: columns }).unwrap()));
     } catch (err) {
       void toast((err as { message: string }).message, 'danger');
     }
+  };
+  const toggle = (column: PositionColumn) => {
+    const next = chosen.includes(column) ? chosen.filter((c) => c !== column) : [...chosen, column];
+    // the table's order, not the order of clicks
+    void store(POSITION_COLUMNS.filter((c) => next.includes(c)));
   };
   return (
     <Popover
@@ -36,10 +38,18 @@ export function ColumnPicker({
               key={c}
               label={COLUMNS[c].label(context.t)}
               checked={chosen.includes(c)}
-              disabled={isLoading}
-              onChange={() => void toggle(c)}
+              // the last column stays: a table without columns shows nothing
+              disabled={isLoading || (chosen.length === 1 && chosen.includes(c))}
+              onChange={() => toggle(c)}
             />
           ))}
+          <Button
+            size="small"
+            variant="minimal"
+            icon="undo"
+            text={t('orders.bulk.defaultColumns')}
+            onClick={() => void store([])}
+          />
         </div>
       }
     >

@@ -9,21 +9,8 @@ import {
   NonIdealState,
   Spinner,
 } from '@blueprintjs/core';
-import {
-  BULK_MESSAGES,
-  CONSOLIDATION_STAGES,
-  clientOrderPosition,
-  formatNumber,
-  type WhereCondition,
-} from '@caravan/contracts';
-import {
-  toast,
-  useCurrentUser,
-  useDocumentListQuery,
-  userIsStaff,
-  type EntityRow,
-  type Values,
-} from '@caravan/ui-kit';
+import { BULK_MESSAGES, clientOrderPosition, formatNumber, type WhereCondition } from '@caravan/contracts';
+import { toast, useDocumentListQuery, type EntityRow, type Values } from '@caravan/ui-kit';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderCallMutation, usePositionsOfOrder } from '../api';
@@ -37,12 +24,11 @@ const P = clientOrderPosition.labels;
  */
 export function ConsolidationDialog({ order, onClose }: { order: Values & { id: number }; onClose(): void }) {
   const { t } = useTranslation();
-  const staff = userIsStaff(useCurrentUser());
   const [call] = useOrderCallMutation();
   const where: WhereCondition[] = [
     { field: 'client_id', op: '=', value: order.client_id as number },
     { field: 'operator_id', op: '=', value: order.operator_id as number },
-    { field: 'stage', op: 'in', value: staff ? [...CONSOLIDATION_STAGES] : ['draft'] },
+    { field: 'stage', op: '=', value: order.stage as string },
     { field: 'id', op: 'not_in', value: [order.id] },
   ];
   const { data: candidates, isLoading } = useDocumentListQuery({

@@ -14,11 +14,12 @@ import {
   EXCEL_EXTENSIONS,
   EXCEL_MAX_BYTES,
   INVOICE_ROW_LABELS,
+  InvoiceRow,
+  MESSAGES,
   recalculateVat,
   trimInvoiceRows,
   uploadRefusal,
   type InvoiceImport,
-  type InvoiceRow,
   type VatField,
 } from '@caravan/contracts';
 import { postFormWithProgress, toast } from '@caravan/ui-kit';
@@ -52,8 +53,13 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
   const [number, setNumber] = useState('');
   const [page, setPage] = useState(0);
   const [saving, setSaving] = useState(false);
+  const [fileName, setFileName] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
 
   const read = async (file: File) => {
+    setFileName(file.name);
+    setRows(null);
+    setProblems({});
     const refused = uploadRefusal(file, { maxBytes: EXCEL_MAX_BYTES, extensions: EXCEL_EXTENSIONS });
     if (refused) return void toast(refused, 'danger');
     const form = new FormData();
@@ -64,12 +70,14 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
     const reply = await postFormWithProgress<InvoiceImport>('client_order_excel_import', form, setProgress);
     setProgress(null);
     if (!reply.ok) return void toast(reply.message || t('orders.bulk.uploadFailed'), 'danger');
+    setProblems({});
     setRows(trimInvoiceRows(reply.result.rows).map(toEdit));
     setNumber(reply.result.number);
     setPage(0);
   };
 
-  const edit = (index: number, field: keyof EditRow, value: string) =>
+  const edit = (index: number, field: keyof EditRow, value: string) => {
+    setProblems(({ [`${index}:${field}`]: _fixed, ...rest }) => rest);
     setRows((prev) => {
       const next = [...prev!];
       let row = { ...next[index]!, [field]: value };
@@ -88,9 +96,43 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
       next[index] = row;
       return next;
     });
-  const removeRow = (index: number) => setRows((prev) => prev!.filter((_, i) => i !== index));
+  };
+  const removeRow = (index: number) => {
+    setProblems({});
+    setRows((prev) => prev!.filter((_, i) => i !== index));
+  };
+
+  /** Each row as the service will check it: a problem per cell ('3:amount'), the first one told in words. */
+  const check = () => {
+    const found: Record<string, string> = {};
+    (rows ?? []).forEach((r, i) => {
+      const parsed = InvoiceRow.safeParse({
+        title: r.title,
+        amount: orNull(r.amount),
+        unit: r.unit,
+        price_no_nds: orNull(r.price_no_nds),
+        nds: orNull(r.nds),
+        price_nds: orNull(r.price_nds),
+      });
+      if (parsed.success) return;
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0]) as keyof EditRow;
+        const words =
+          field === 'title' ? MESSAGES.fieldRequired(INVOICE_ROW_LABELS.title) : BULK_MESSAGES.numberExpected;
+        found[`${i}:${field}`] ??= t('orders.bulk.rowProblem', {
+          row: i + 1,
+          label: INVOICE_ROW_LABELS[field],
+          problem: words,
+        });
+      }
+    });
+    setProblems(found);
+    return Object.values(found);
+  };
 
   const submit = async () => {
+    const found = check();
+    if (found.length) return void toast(found[0]!, 'warning');
     const kept = trimInvoiceRows(rows ?? []);
     if (!kept.length) return void toast(BULK_MESSAGES.importEmpty, 'warning');
     setSaving(true);
@@ -131,12 +173,16 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
         <FormGroup label={t('orders.bulk.invoiceFile')} helperText={t('orders.bulk.invoiceHint')}>
           <FileInput
             fill
-            text={t('orders.bulk.chooseFile')}
+            text={fileName ? t('orders.bulk.chosenFile', { name: fileName }) : t('orders.bulk.chooseFile')}
+            hasSelection={Boolean(fileName)}
             buttonText={t('orders.bulk.browse')}
             inputProps={{ accept: '.xlsx,.xls', 'aria-label': t('orders.bulk.invoiceFile') }}
             disabled={progress !== null}
             onInputChange={(e) => {
-              const file = (e.target as HTMLInputElement).files?.[0];
+              const input = e.target as HTMLInputElement;
+              const file = input.files?.[0];
+              // the same file chosen again (after fixing it) is read again
+              input.value = '';
               if (file) void read(file);
             }}
           />
@@ -177,14 +223,20 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
                       <tr key={i} data-testid={`import-row-${i + 1}`}>
                         <td>{i + 1}</td>
                         {(Object.keys(INVOICE_ROW_LABELS) as (keyof EditRow)[]).map((f) => (
-                          <td key={f}>
-                            <InputGroup
-                              size="small"
-                              value={r[f]}
-                              inputMode={NUMERIC.includes(f) ? 'decimal' : undefined}
-                              aria-label={`${INVOICE_ROW_LABELS[f]} ${i + 1}`}
-                              onValueChange={(v) => edit(i, f, v)}
-                            />
+                          <td key={f} className={f === 'title' ? 'caravan-import-title' : undefined}>
+                            {f === 'unit' ? (
+                              r.unit
+                            ) : (
+                              <InputGroup
+                                size="small"
+                                value={r[f]}
+                                intent={problems[`${i}:${f}`] ? 'danger' : undefined}
+                                title={problems[`${i}:${f}`]}
+                                inputMode={NUMERIC.includes(f) ? 'decimal' : undefined}
+                                aria-label={`${INVOICE_ROW_LABELS[f]} ${i + 1}`}
+                                onValueChange={(v) => edit(i, f, v)}
+                              />
+                            )}
                           </td>
                         ))}
                         <td>

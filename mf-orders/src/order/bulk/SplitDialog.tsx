@@ -9,7 +9,7 @@ import {
   splitProblems,
 } from '@caravan/contracts';
 import { toast, type EntityRow, type Values } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useOrderCallMutation } from '../api';
@@ -41,13 +41,17 @@ export function SplitDialog({ order, rows, onClose }: { order: Values; rows: Ent
     }, 0n),
     2,
   );
-  const toggle = (row: EntityRow) =>
-    setChosen((prev) => {
-      const next = { ...prev };
-      if (row.id in next) delete next[row.id];
-      else next[row.id] = String(row.amount ?? '1').replace(/\.00$/, '');
-      return next;
-    });
+  const toggle = useCallback(
+    (row: EntityRow) =>
+      setChosen((prev) => {
+        const next = { ...prev };
+        if (row.id in next) delete next[row.id];
+        else next[row.id] = String(row.amount ?? '1').replace(/\.00$/, '');
+        return next;
+      }),
+    [],
+  );
+  const setAmount = useCallback((id: number, v: string) => setChosen((prev) => ({ ...prev, [id]: v })), []);
 
   const submit = async () => {
     const list = ids.map((id) => ({ id, amount: chosen[id]!.replace(',', '.') }));
@@ -85,6 +89,7 @@ export function SplitDialog({ order, rows, onClose }: { order: Values; rows: Ent
             <tr>
               <th />
               <th>{P.title}</th>
+              <th>{P.waybill}</th>
               <th>{P.amount}</th>
               <th>{P.weight}</th>
               <th>{t('orders.bulk.splitAmount')}</th>
@@ -92,35 +97,7 @@ export function SplitDialog({ order, rows, onClose }: { order: Values; rows: Ent
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id} data-testid={`split-row-${r.id}`}>
-                <td>
-                  <Checkbox
-                    checked={r.id in chosen}
-                    aria-label={String(r.title)}
-                    onChange={() => toggle(r)}
-                  />
-                </td>
-                {/* the title toggles the row too, as in a multi-select list */}
-                <td className="caravan-clickable" onClick={() => toggle(r)}>
-                  {String(r.title)}
-                </td>
-                <td>{formatNumber(r.amount as string)}</td>
-                <td>{formatNumber(r.weight as string, { maxDigits: 3 })}</td>
-                <td>
-                  {r.id in chosen && (
-                    <InputGroup
-                      size="small"
-                      type="number"
-                      min={0.01}
-                      step={0.01}
-                      max={Number(r.amount ?? 1)}
-                      value={chosen[r.id]}
-                      aria-label={`${t('orders.bulk.splitAmount')} ${String(r.title)}`}
-                      onValueChange={(v) => setChosen((prev) => ({ ...prev, [r.id]: v }))}
-                    />
-                  )}
-                </td>
-              </tr>
+              <SplitRow key={r.id} row={r} amount={chosen[r.id]} toggle={toggle} setAmount={setAmount} />
             ))}
           </tbody>
         </HTMLTable>
@@ -147,3 +124,47 @@ export function SplitDialog({ order, rows, onClose }: { order: Values; rows: Ent
     </Dialog>
   );
 }
+
+/** One row of the split table: re-rendered only when its own choice changes (orders of hundreds of positions). */
+const SplitRow = memo(function SplitRow({
+  row: r,
+  amount,
+  toggle,
+  setAmount,
+}: {
+  row: EntityRow;
+  amount: string | undefined;
+  toggle(row: EntityRow): void;
+  setAmount(id: number, value: string): void;
+}) {
+  const { t } = useTranslation();
+  const chosen = amount !== undefined;
+  return (
+    <tr data-testid={`split-row-${r.id}`}>
+      <td>
+        <Checkbox checked={chosen} aria-label={String(r.title)} onChange={() => toggle(r)} />
+      </td>
+      {/* the title toggles the row too, as in a multi-select list */}
+      <td className="caravan-clickable" onClick={() => toggle(r)}>
+        {String(r.title)}
+      </td>
+      <td>{String(r.waybill ?? '')}</td>
+      <td className="caravan-nowrap">{formatNumber(r.amount as string)}</td>
+      <td className="caravan-nowrap">{formatNumber(r.weight as string, { maxDigits: 3 })}</td>
+      <td>
+        {chosen && (
+          <InputGroup
+            size="small"
+            type="number"
+            min={0.01}
+            step={0.01}
+            max={Number(r.amount ?? 1)}
+            value={amount}
+            aria-label={`${t('orders.bulk.splitAmount')} ${String(r.title)}`}
+            onValueChange={(v) => setAmount(r.id, v)}
+          />
+        )}
+      </td>
+    </tr>
+  );
+});

@@ -8,7 +8,7 @@ import {
   Icon,
   Menu,
   MenuItem,
-  Popover,
+  PopoverNext,
   Tooltip,
 } from '@blueprintjs/core';
 import {
@@ -279,7 +279,7 @@ export function PositionTable({
             />
           )}
           {stageActions.length > 0 && (
-            <Popover
+            <PopoverNext
               content={
                 <Menu>
                   {stageActions.map((a) => (
@@ -288,8 +288,8 @@ export function PositionTable({
                 </Menu>
               }
             >
-              <Button icon="flow-linear" rightIcon="caret-down" text={t('orders.bulk.changeStage')} />
-            </Popover>
+              <Button icon="flow-linear" endIcon="caret-down" text={t('orders.bulk.changeStage')} />
+            </PopoverNext>
           )}
           {exchangeable && rows.length > 0 && (
             <Button

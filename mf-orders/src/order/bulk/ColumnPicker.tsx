@@ -1,4 +1,4 @@
-import { Button, Checkbox, Popover } from '@blueprintjs/core';
+import { Button, Checkbox, PopoverNext } from '@blueprintjs/core';
 import { POSITION_COLUMNS, type PositionColumn } from '@caravan/contracts';
 import { setCurrentUser, toast, type AppStore } from '@caravan/ui-kit';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +30,7 @@ export function ColumnPicker({
     void store(POSITION_COLUMNS.filter((c) => next.includes(c)));
   };
   return (
-    <Popover
+    <PopoverNext
       content={
         <div className="caravan-column-picker" data-testid="column-picker">
           {POSITION_COLUMNS.map((c) => (
@@ -54,6 +54,6 @@ export function ColumnPicker({
       }
     >
       <Button size="small" icon="column-layout" text={t('orders.bulk.columns')} />
-    </Popover>
+    </PopoverNext>
   );
 }

@@ -1,86 +1,25 @@
-import { callService, eventually, identityOf, startService, type RunningService } from '@caravan/service-kit';
-import { carriersService } from '../../svc-carriers/src/app';
-import { specCountries } from '../../svc-carriers/test/fixtures';
-import { ordersService } from '../src/app';
+import { admin, refused, ordersWorld, type Any, type OrdersWorld } from './support';
 
 /**
  * The order's life on the server (spec orders-payments-calls §4, §5; docs/adr/0008-orders.md): each
  * stage move and each refusal, the refusal's message and the row unchanged; who reaches an order with
  * two clients and two operators (docs/access.md).
  */
-const admin = identityOf({ user_id: 1, roles: ['admin'] });
-const ISOLATED = {
-  ...process.env,
-  KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}orders-orders-`,
-};
-let carriers: RunningService;
-let orders: RunningService;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Any = any;
-type Reply = { ok: boolean; result: Any; message?: string };
-
-const call = async (method: string, params: unknown, who = admin) =>
-  (await callService(orders.url, method, params, who)).body as Reply;
-async function create(svc: RunningService, entity: string, fields: Record<string, unknown>, who = admin) {
-  const reply = (await callService(svc.url, `${entity}_update`, { id: -1, ...fields }, who)).body as Reply;
-  if (!reply.ok) throw new Error(`${entity}: ${reply.message}`);
-  return reply.result as Any;
-}
-const stored = (table: string, id: number) => orders.db(table).where({ id }).first();
-const refused = (message: string) => ({ ok: false, result: null, message });
-
+let w: OrdersWorld;
+let orders: OrdersWorld['orders'];
+let call: OrdersWorld['call'];
+let create: OrdersWorld['create'];
+let stored: OrdersWorld['stored'];
 let clientA: Any, clientB: Any, opA: Any, opB: Any, route: Any, toys: Any, shoes: Any;
 let userA: Any, userB: Any, operatorA: Any, operatorB: Any;
 
 beforeAll(async () => {
-  [carriers, orders] = await Promise.all([
-    startService(carriersService(ISOLATED)),
-    startService(ordersService(ISOLATED)),
-  ]);
-  await Promise.all([carriers.bus.ready, orders.bus.ready]);
-  clientA = await create(orders, 'client', { title: 'ООО «Ромашка»', type: 'company' });
-  clientB = await create(orders, 'client', { title: 'ИП Соколов' });
-  const { china } = await specCountries(carriers, admin);
-  const from = await create(carriers, 'city', { title: 'Иу', country_id: china });
-  opA = await create(carriers, 'operator', {
-    title: 'Восточный экспресс',
-    client_list: [{ id: clientA.id }],
-  });
-  // the second operator serves both clients: reach over orders still goes by the order's operator
-  opB = await create(carriers, 'operator', {
-    title: 'Шёлковый путь',
-    client_list: [{ id: clientA.id }, { id: clientB.id }],
-  });
-  toys = await create(carriers, 'logistic_product_type', { title: 'Игрушки' });
-  shoes = await create(carriers, 'logistic_product_type', { title: 'Обувь' });
-  route = await create(carriers, 'logistic_route', {
-    title: 'Авиа Иу — Москва',
-    type: 'plane',
-    operator_id: opA.id,
-    from_city_id: from.id,
-  });
-  const link = await create(carriers, 'logistic_route_logistic_product_type_link', {
-    logistic_route_id: route.id,
-    logistic_product_type_id: toys.id,
-  });
-  await eventually('the replicas', async () => {
-    const rows = await orders
-      .db('replica')
-      .where((q) =>
-        q
-          .where({ entity: 'operator' })
-          .whereIn('id', [opA.id, opB.id])
-          .orWhere({ entity: 'logistic_route_logistic_product_type_link', id: link.id }),
-      );
-    return rows.length === 3;
-  });
-  userA = identityOf({ user_id: 501, roles: ['client'], client_ids: [clientA.id] });
-  userB = identityOf({ user_id: 502, roles: ['client'], client_ids: [clientB.id] });
-  operatorA = identityOf({ user_id: 503, roles: ['operator'], operator_ids: [opA.id] });
-  operatorB = identityOf({ user_id: 504, roles: ['operator'], operator_ids: [opB.id] });
+  w = await ordersWorld('orders-orders');
+  ({ orders, call, create, stored, clientA, clientB, opA, opB, route, toys, shoes } = w);
+  ({ clientA: userA, clientB: userB, operatorA, operatorB } = w.users);
 });
 afterAll(async () => {
-  await Promise.all([carriers?.stop(), orders?.stop()]);
+  await w?.stop();
 });
 
 const image = [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }];

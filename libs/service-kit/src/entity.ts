@@ -590,25 +590,25 @@ export class EntityStore {
     );
   }
 
-  /** Writes the row's entity-changed event into the outbox of the write's transaction. */
-  async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
-    if (!this.def.topic) return;
+  /** The entity-changed event of a row (what `toEvent` gives of it), ready for the outbox. */
+  private async eventOf(trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
     const data: EntityChanged = {
       entity: this.name,
       id: row.id,
       op,
       row: (await this.def.toEvent?.(row, trx)) ?? row,
     };
-    await outbox.write(trx, {
-      topic: this.def.topic,
-      key: row.id,
-      type: EVENT_TYPES.entityChanged,
-      actor,
-      data: JSON.parse(JSON.stringify(data)),
-    });
+    return { topic: this.def.topic!, key: row.id, type: EVENT_TYPES.entityChanged, actor, data };
   }
 
-  /** The entity-changed events of many rows in one outbox statement per chunk. */
+  /** Writes the row's entity-changed event into the outbox of the write's transaction. */
+  async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
+    if (!this.def.topic) return;
+    const event = await this.eventOf(trx, row, op, actor);
+    await outbox.write(trx, { ...event, data: JSON.parse(JSON.stringify(event.data)) });
+  }
+
+  /** The entity-changed events of many rows in one outbox statement per chunk (serialised once per chunk). */
   async publishMany(
     outbox: Outbox,
     trx: Db,
@@ -618,21 +618,7 @@ export class EntityStore {
   ) {
     if (!this.def.topic || !rows.length) return;
     const events = [];
-    for (const row of rows) {
-      const data: EntityChanged = {
-        entity: this.name,
-        id: row.id,
-        op,
-        row: (await this.def.toEvent?.(row, trx)) ?? row,
-      };
-      events.push({
-        topic: this.def.topic,
-        key: row.id,
-        type: EVENT_TYPES.entityChanged,
-        actor,
-        data, // writeMany serialises each chunk once: no per-event JSON round trip
-      });
-    }
+    for (const row of rows) events.push(await this.eventOf(trx, row, op, actor));
     await outbox.writeMany(trx, events);
   }
 

@@ -15,6 +15,13 @@ import { followPositions } from './stages';
 export type Row = Record<string, unknown> & { id: number; deleted: boolean };
 export type BulkContext = { identity: Identity; outbox: Outbox; orders: EntityStore; positions: EntityStore };
 
+/** What a bulk procedure works with: the caller and its outbox, both stores. */
+export const bulkContext = (
+  ctx: { identity: Identity; outbox: Outbox },
+  orders: EntityStore,
+  positions: EntityStore,
+): BulkContext => ({ identity: ctx.identity, outbox: ctx.outbox, orders, positions });
+
 /**
  * Locks orders in id order, so two bulk calls over the same orders queue instead of deadlocking; each
  * order must be one the identity reaches and may change.

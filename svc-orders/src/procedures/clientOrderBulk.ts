@@ -19,7 +19,7 @@ import {
   assertSameOwners,
   lockOrders,
   settleOrders,
-  type BulkContext,
+  bulkContext,
   type Row,
 } from '../domain/bulk';
 import { livePositions } from '../domain/stages';
@@ -59,15 +59,7 @@ const NOT_COPIED = new Set([
  * orders inside one transaction holding every order's lock; the orders are repriced before it commits.
  */
 export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, orders: () => EntityStore) {
-  const context = (ctx: {
-    identity: BulkContext['identity'];
-    outbox: BulkContext['outbox'];
-  }): BulkContext => ({
-    identity: ctx.identity,
-    outbox: ctx.outbox,
-    orders: orders(),
-    positions,
-  });
+  const context = (ctx: Parameters<typeof bulkContext>[0]) => bulkContext(ctx, orders(), positions);
 
   kit.registry
     .register({

@@ -27,7 +27,7 @@ import {
   lockOrders,
   lockSelectedPositions,
   settleOrders,
-  type BulkContext,
+  bulkContext,
 } from '../domain/bulk';
 import { patchOrder } from '../domain/stages';
 
@@ -57,15 +57,7 @@ async function assertProviderOfClient(trx: Db, providerId: number | undefined, c
  * every order it touches (in id order) and of the selected positions; a refusal changes nothing.
  */
 export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, orders: () => EntityStore) {
-  const context = (ctx: {
-    identity: BulkContext['identity'];
-    outbox: BulkContext['outbox'];
-  }): BulkContext => ({
-    identity: ctx.identity,
-    outbox: ctx.outbox,
-    orders: orders(),
-    positions,
-  });
+  const context = (ctx: Parameters<typeof bulkContext>[0]) => bulkContext(ctx, orders(), positions);
 
   kit.registry
     .register({

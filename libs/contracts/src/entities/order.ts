@@ -336,22 +336,22 @@ export type ClientOrderPosition = BaseRow &
     operator_id: number;
   };
 
+/** The receive dialog's shipment record as sent (spec §4): checked by the action, then stored as a ReceiveRow. */
+export const ReceiveRecordInput = z.strictObject({
+  date: IsoDate.nullable().optional(),
+  // a count below 1 is refused with 'не указано кол-во коробок'
+  amount: z.number().int().max(100000).nullable().optional(),
+  transporter: Text(200),
+  cost: Money.nullable().default(null),
+  comment: Text(),
+});
+
 /** client_order_position_action (spec §7): id, action, receive_date; the receive dialog's record. */
 export const PositionActionParams = z.strictObject({
   id: Id,
   action: z.enum(POSITION_ACTIONS),
   receive_date: IsoDate.nullable().optional(),
-  receive_record: z
-    .strictObject({
-      date: IsoDate.nullable().optional(),
-      // a count below 1 is refused by receiveRecordProblem: 'не указано кол-во коробок'
-      amount: z.number().int().max(100000).nullable().optional(),
-      transporter: Text(200),
-      cost: Money.nullable().default(null),
-      comment: Text(),
-    })
-    .nullable()
-    .optional(),
+  receive_record: ReceiveRecordInput.nullable().optional(),
 });
 export type PositionActionParams = z.infer<typeof PositionActionParams>;
 export const POSITION_ACTION_PARAM_LABELS = {

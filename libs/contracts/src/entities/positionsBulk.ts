@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dec, decCmp, decFormat, type Decimal } from '../decimal';
 import { specMessage } from '../validation';
 import { Id, IsoDate, Money, NonNegative, OptionalId, Percent, Text } from './common';
-import { RECEIVE_ROW_LABELS } from './order';
+import { RECEIVE_ROW_LABELS, ReceiveRecordInput } from './order';
 import type { OrderStage, PositionStage } from './orderStages';
 
 /**
@@ -197,16 +197,7 @@ export const PositionBulkActionParams = z.strictObject({
   ids: IdSet,
   action: z.enum(['warehouse_waiting', 'warehouse_received']),
   receive_date: IsoDate.nullable().optional(),
-  receive_record: z
-    .strictObject({
-      date: IsoDate.nullable().optional(),
-      amount: z.number().int().max(100000).nullable().optional(),
-      transporter: Text(200),
-      cost: Money.nullable().default(null),
-      comment: Text(),
-    })
-    .nullable()
-    .optional(),
+  receive_record: ReceiveRecordInput.nullable().optional(),
 });
 export const POSITION_BULK_PARAM_LABELS = {
   labels: {

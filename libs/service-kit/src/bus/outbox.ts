@@ -32,8 +32,9 @@ export class Outbox {
     return was;
   }
 
-  async write(trx: Db, event: NewEvent): Promise<EventEnvelope> {
-    const draft: Omit<EventEnvelope, 'seq'> = {
+  /** The envelope of a new event, all but its seq (the outbox row's id). */
+  private envelope(event: NewEvent): Omit<EventEnvelope, 'seq'> {
+    return {
       id: randomUUID(),
       type: event.type,
       version: event.version ?? 1,
@@ -43,6 +44,10 @@ export class Outbox {
       actor: event.actor,
       data: event.data,
     };
+  }
+
+  async write(trx: Db, event: NewEvent): Promise<EventEnvelope> {
+    const draft = this.envelope(event);
     // one statement: the row's id is drawn first and stored inside the event as its seq
     const { rows } = (await trx.raw(
       `insert into outbox (id, event_id, topic, key, event)
@@ -61,23 +66,10 @@ export class Outbox {
    */
   async writeMany(trx: Db, events: readonly NewEvent[]): Promise<void> {
     for (let i = 0; i < events.length; i += OUTBOX_CHUNK) {
-      const chunk = events.slice(i, i + OUTBOX_CHUNK).map((event, n) => ({
-        n,
-        event_id: randomUUID(),
-        topic: event.topic,
-        key: String(event.key),
-        event: {
-          id: '',
-          type: event.type,
-          version: event.version ?? 1,
-          occurred_at: new Date().toISOString(),
-          source: this.source,
-          key: String(event.key),
-          actor: event.actor,
-          data: event.data,
-        },
-      }));
-      for (const e of chunk) e.event.id = e.event_id;
+      const chunk = events.slice(i, i + OUTBOX_CHUNK).map((event, n) => {
+        const envelope = this.envelope(event);
+        return { n, event_id: envelope.id, topic: event.topic, key: envelope.key, event: envelope };
+      });
       // the sequence is drawn in a subquery (volatile, so never flattened) in the order given, and stored as seq
       await trx.raw(
         `insert into outbox (id, event_id, topic, key, event)

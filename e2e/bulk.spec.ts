@@ -234,3 +234,20 @@ test('an operator imports, pastes, bulk-edits, consolidates, splits and moves po
   await page.getByRole('button', { name: 'документ' }).click();
   await expect(page.getByTestId('position-table').locator('thead')).toContainText('waybill');
 });
+
+test('an order of more positions than a page: the table pages through them and the count says how many', async ({
+  page,
+}) => {
+  await login(page, OPERATOR);
+  const order = await newDraftOrder(page);
+  const positions = Array.from({ length: 520 }, (_, i) => ({ title: `Позиция счёта ${i + 1}`, amount: '1' }));
+  await done(page, 'client_order_position_import', { client_order_id: order.id, positions, source: 'excel' });
+  await page.goto(`/client_order/${order.id}`);
+  await expect(page.getByTestId('position-summary')).toContainText('520 позиций');
+  await expect(rows(page)).toHaveCount(500);
+  await expect(page.getByTestId('position-pager')).toContainText('страница 1: позиции 1–500');
+  await page.getByRole('button', { name: 'следующая страница' }).click();
+  await expect(rows(page)).toHaveCount(20);
+  await expect(rows(page).first()).toContainText('Позиция счёта 501');
+  await expect(rows(page).first()).toContainText('501');
+});

@@ -130,6 +130,10 @@ addTranslations('ru', {
       removeRow: 'убрать строку',
       chosenFile: 'файл: {{name}}',
       rowProblem: 'строка {{row}}, «{{label}}»: {{problem}}',
+      page: 'страница {{page}}: позиции {{from}}–{{to}}',
+      previousPage: 'предыдущая страница',
+      nextPage: 'следующая страница',
+      countAbout: 'около {{n}} позиций',
     },
   },
 });
@@ -265,6 +269,10 @@ addTranslations('en', {
       removeRow: 'remove the row',
       chosenFile: 'file: {{name}}',
       rowProblem: 'row {{row}}, “{{label}}”: {{problem}}',
+      page: 'page {{page}}: positions {{from}}–{{to}}',
+      previousPage: 'previous page',
+      nextPage: 'next page',
+      countAbout: 'about {{n}} positions',
     },
   },
 });

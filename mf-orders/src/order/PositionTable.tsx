@@ -20,6 +20,7 @@ import {
   clientOrderPosition,
   DEFAULT_DOC_COLUMNS,
   formatMoney,
+  formatNumber,
   ORDER_MESSAGES,
   POSITION_ACTION_LABELS,
   POSITION_COLUMNS,
@@ -48,7 +49,7 @@ import {
 } from '@caravan/ui-kit';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useOrderCallMutation, usePositionsOfOrder } from './api';
+import { POSITION_PAGE_SIZE, useOrderCallMutation, usePositionsOfOrder } from './api';
 import { ClipboardDialog } from './bulk/ClipboardDialog';
 import { ColumnPicker } from './bulk/ColumnPicker';
 import { ConsolidationDialog } from './bulk/ConsolidationDialog';
@@ -129,7 +130,10 @@ export function PositionTable({
   const [mode, setMode] = useState<Mode>('item');
   const [selected, setSelected] = useState<number[]>([]);
   const [dialog, setDialog] = useState<BulkDialog | null>(null);
-  const { data } = usePositionsOfOrder(orderId);
+  const [page, setPage] = useState(1);
+  const { data } = usePositionsOfOrder(orderId, false, page);
+  const offset = (page - 1) * POSITION_PAGE_SIZE;
+  const morePages = (data?.items.length ?? 0) === POSITION_PAGE_SIZE;
   const rows = data?.items ?? [];
   const draft = order.stage === 'draft';
   const canAdd = editable && draft;
@@ -168,7 +172,7 @@ export function PositionTable({
       rows.map((r, i) => ({
         cells: columns.map((c) => (
           <td key={c} className={COLUMNS[c].numeric ? 'caravan-number' : undefined}>
-            {COLUMNS[c].cell(r, i, { order, rows, rate, t })}
+            {COLUMNS[c].cell(r, offset + i, { order, rows, rate, t })}
           </td>
         )),
         warnings: positionWarnings(
@@ -177,7 +181,7 @@ export function PositionTable({
           rolesOf(user),
         ),
       })),
-    [rows, columns, order, rate, t, user],
+    [rows, columns, order, rate, t, user, offset],
   );
 
   const toggle = (id: number) =>
@@ -318,9 +322,18 @@ export function PositionTable({
                 <th>
                   <Checkbox
                     aria-label={t('orders.bulk.selectAll')}
-                    checked={rows.length > 0 && selected.length === rows.length}
-                    indeterminate={selected.length > 0 && selected.length < rows.length}
-                    onChange={() => setSelected(selected.length === rows.length ? [] : rows.map((r) => r.id))}
+                    checked={rows.length > 0 && rows.every((r) => chosenIds.has(r.id))}
+                    indeterminate={chosen.length > 0 && chosen.length < rows.length}
+                    onChange={() => {
+                      // this page's rows: all of them chosen, or none (choices on other pages stay)
+                      const all = rows.every((r) => chosenIds.has(r.id));
+                      const pageIds = new Set(rows.map((r) => r.id));
+                      setSelected(
+                        all
+                          ? selected.filter((id) => !pageIds.has(id))
+                          : [...new Set([...selected, ...pageIds])],
+                      );
+                    }}
                   />
                 </th>
               )}
@@ -387,8 +400,29 @@ export function PositionTable({
           </tbody>
         </HTMLTable>
       </div>
+      {(page > 1 || morePages) && (
+        <div className="caravan-pager" data-testid="position-pager">
+          <Button
+            icon="chevron-left"
+            aria-label={t('orders.bulk.previousPage')}
+            disabled={page === 1}
+            onClick={() => setPage(page - 1)}
+          />
+          <span>{t('orders.bulk.page', { page, from: offset + 1, to: offset + rows.length })}</span>
+          <Button
+            icon="chevron-right"
+            aria-label={t('orders.bulk.nextPage')}
+            disabled={!morePages}
+            onClick={() => setPage(page + 1)}
+          />
+        </div>
+      )}
       <p data-testid="position-summary">
-        {t('orders.positionCount', { count: data?.total ?? rows.length })}
+        {data && !data.total_exact
+          ? t('orders.bulk.countAbout', {
+              n: formatNumber(data.total_estimate ?? data.total - 1, { maxDigits: 0 }),
+            })
+          : t('orders.positionCount', { count: data?.total ?? rows.length })}
         {Number(buyoutTotal) > 0 && ` · ${t('orders.bulk.buyoutTotal')}: ${formatMoney(buyoutTotal)}`}
         {selected.length > 0 && ` · ${t('orders.bulk.selected', { count: selected.length })}`}
       </p>

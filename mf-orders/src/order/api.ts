@@ -33,15 +33,19 @@ export const orderApi = baseApi.injectEndpoints({
     }),
   }),
 });
+/** Positions a page of the order's table holds (the first page also serves the card's header). */
+export const POSITION_PAGE_SIZE = 500;
+
 /** The positions of one order, as the card's header and table both read them (one request serves both). */
-export const usePositionsOfOrder = (orderId: number, skip = false) =>
+export const usePositionsOfOrder = (orderId: number, skip = false, page = 1) =>
   useDocumentListQuery(
     {
       entity: 'client_order_position',
       params: {
         where_param: [{ field: 'client_order_id', op: '=', value: orderId }],
-        per_page: 500,
+        per_page: POSITION_PAGE_SIZE,
         order_by: 'id asc',
+        ...(page > 1 ? { page } : {}),
       },
     },
     { skip },

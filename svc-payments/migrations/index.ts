@@ -1,4 +1,5 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
+import { finOperationListIndexes, finOperationMigration } from './fin_operation';
 import { listIndexes } from './list_indexes';
 
 export const migrations: Migration[] = [
@@ -75,4 +76,6 @@ export const migrations: Migration[] = [
     },
   },
   listIndexes,
+  finOperationMigration,
+  finOperationListIndexes,
 ];

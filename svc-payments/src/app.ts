@@ -2,6 +2,7 @@ import type { ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { subscriptions } from './events/subscriptions';
 import { registerExchangeRate } from './procedures/exchange_rate';
+import { registerFinOperation, registerWalletTransfer } from './procedures/finOperation';
 import { registerLegalEntity } from './procedures/legal_entity';
 import { registerWallet } from './procedures/wallet';
 import { seed } from './seed';
@@ -13,7 +14,8 @@ export const paymentsService = (env?: Record<string, string | undefined>): Servi
   seed,
   env,
   configure(kit) {
-    registerWallet(kit);
+    const wallets = registerWallet(kit);
+    registerWalletTransfer(kit, wallets, registerFinOperation(kit));
     registerLegalEntity(kit);
     registerExchangeRate(kit);
   },

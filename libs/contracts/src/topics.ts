@@ -20,7 +20,7 @@ const PUBLISHED_ENTITIES = {
     'logistic_route_warehouse_point_link',
     'extra_service',
   ],
-  payments: ['wallet', 'exchange_rate', 'legal_entity', 'bank_account'],
+  payments: ['wallet', 'fin_operation', 'exchange_rate', 'legal_entity', 'bank_account'],
   orders: ['client', 'client_order', 'client_order_position'],
 } as const satisfies Record<ServiceName, readonly string[]>;
 

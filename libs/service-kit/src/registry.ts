@@ -24,6 +24,8 @@ export type ProcedureContext = {
   log: Logger;
   requestId: string;
   outbox: Outbox;
+  /** The caller's Idempotency-Key, when given: a money operation records it with its movements. */
+  idempotencyKey?: string;
 };
 
 export type Procedure<P = unknown, R = unknown> = {
@@ -148,7 +150,7 @@ export class ProcedureRegistry {
         if (first.request_hash !== hash) return { status: 200, reply: fail(MESSAGES.idempotencyKeyReused) };
         return { status: 200, reply: JSON.parse(first.reply) as Reply };
       }
-      const outcome = await this.run({ ...ctx, db: trx }, procedure, params);
+      const outcome = await this.run({ ...ctx, db: trx, idempotencyKey: key }, procedure, params);
       await trx('idempotency')
         .where(id)
         .update({ reply: JSON.stringify(outcome.reply) });

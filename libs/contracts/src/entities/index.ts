@@ -18,3 +18,4 @@ export * from './orderStages';
 export * from './order';
 export * from './positionColumns';
 export * from './positionsBulk';
+export * from './finOperation';

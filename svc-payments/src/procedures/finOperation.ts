@@ -1,0 +1,92 @@
+import {
+  ENTITY_TOPICS,
+  finOperation,
+  isAdmin,
+  LEDGER_MESSAGES,
+  MESSAGES,
+  WALLET_TRANSFER_LABELS,
+  WalletTransferParams,
+} from '@caravan/contracts';
+import {
+  BusinessError,
+  registerEntity,
+  titleOf,
+  type EntityStore,
+  type ServiceKit,
+} from '@caravan/service-kit';
+import { postMovements } from '../domain/ledger';
+
+/**
+ * fin_operation (spec product-core §3): the wallet ledger. Admins read all, a client the operations of
+ * their clients' wallets, an operator those of their operators' wallets. Nobody writes a row through
+ * `_update`: only money operations post them (docs/adr/0011-wallet-ledger.md).
+ */
+export function registerFinOperation(kit: ServiceKit) {
+  return registerEntity(kit.registry, {
+    contract: finOperation,
+    read: 'any',
+    write: 'admin',
+    computed: { wallet_title: titleOf('fin_operation', 'wallet_id', 'wallet') },
+    rules: () => {
+      throw new BusinessError(LEDGER_MESSAGES.byOperationsOnly);
+    },
+    topic: ENTITY_TOPICS.fin_operation,
+  });
+}
+
+/**
+ * wallet_transfer (spec §7; the top-up from another wallet): money leaves one wallet and arrives in
+ * another of the same client and currency, as two fin_operations of one operation. A client moves
+ * money between their own wallets; an admin between any client's; an operator does not. The Idempotency-Key makes a retry
+ * move nothing twice.
+ */
+export function registerWalletTransfer(kit: ServiceKit, wallets: EntityStore, operations: EntityStore) {
+  kit.registry.register({
+    name: 'wallet_transfer',
+    params: WalletTransferParams,
+    labels: WALLET_TRANSFER_LABELS,
+    access: 'any',
+    handler: (ctx, p) =>
+      ctx.db.transaction(async (trx) => {
+        const { identity } = ctx;
+        if (p.sender_wallet_id === p.receiver_wallet_id) throw new BusinessError(LEDGER_MESSAGES.sameWallet);
+        const sender = await wallets.get(trx, identity, p.sender_wallet_id);
+        const receiver = await wallets.get(trx, identity, p.receiver_wallet_id);
+        for (const id of [sender.id, receiver.id])
+          if (!(await wallets.rights(trx, identity, id)).write)
+            throw new BusinessError(MESSAGES.accessDenied);
+        // a client's money is moved by the client (or an admin); an operator who reaches the wallet does not
+        if (!isAdmin(identity) && !identity.client_ids.includes(Number(sender.client_id)))
+          throw new BusinessError(MESSAGES.accessDenied);
+        if (!isAdmin(identity) && Number(sender.client_id) !== Number(receiver.client_id))
+          throw new BusinessError(LEDGER_MESSAGES.otherClient);
+        if (Number(sender.currency_id) !== Number(receiver.currency_id))
+          throw new BusinessError(LEDGER_MESSAGES.otherCurrency);
+        if (p.test && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
+        const common = {
+          amount: p.amount,
+          cause: 'transfer' as const,
+          type: 'wallet' as const,
+          sender_id: sender.id,
+          receiver_id: receiver.id,
+          comment: p.comment,
+          test: p.test,
+        };
+        const key = ctx.idempotencyKey ? `wallet_transfer:${identity.user_id}:${ctx.idempotencyKey}` : '';
+        await postMovements(
+          trx,
+          { identity, outbox: ctx.outbox, wallets, operations },
+          [
+            { ...common, wallet_id: sender.id, direction: 'out' },
+            { ...common, wallet_id: receiver.id, direction: 'in' },
+          ],
+          key,
+        );
+        return {
+          message: LEDGER_MESSAGES.transferred(p.amount),
+          sender: await wallets.get(trx, identity, sender.id),
+          receiver: await wallets.get(trx, identity, receiver.id),
+        };
+      }),
+  });
+}

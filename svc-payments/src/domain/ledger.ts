@@ -41,6 +41,13 @@ export type Movement = {
  * Returns the operation's fin_operations, first time or repeat.
  */
 export async function postMovements(trx: Db, ctx: LedgerContext, movements: readonly Movement[], key = '') {
+  const ids = [...new Set(movements.map((m) => m.wallet_id))].sort((a, b) => a - b);
+  const locked = (await trx('wallet')
+    .whereIn('id', ids)
+    .orderBy('id')
+    .forUpdate()
+    .select(ctx.wallets.stored as string[])) as Row[];
+  // the key is looked up under the wallets' locks: a concurrent repeat waits, then finds the first's rows
   if (key) {
     const done = (await trx('fin_operation')
       .where({ idempotency_key: key })
@@ -51,18 +58,12 @@ export async function postMovements(trx: Db, ctx: LedgerContext, movements: read
       .orderBy('id')) as Row[];
     if (done.length) return done;
   }
-  const ids = [...new Set(movements.map((m) => m.wallet_id))].sort((a, b) => a - b);
-  const locked = (await trx('wallet')
-    .whereIn('id', ids)
-    .orderBy('id')
-    .forUpdate()
-    .select(ctx.wallets.stored as string[])) as Row[];
   const wallets = new Map(locked.map((w) => [Number(w.id), w]));
   const balances = new Map(locked.map((w) => [Number(w.id), dec(String(w.amount))]));
   const rows: Record<string, unknown>[] = [];
   for (const m of movements) {
     const wallet = wallets.get(m.wallet_id);
-    if (!wallet || wallet.deleted) throw new BusinessError('кошелёк не найден');
+    if (!wallet || wallet.deleted) throw new BusinessError(LEDGER_MESSAGES.walletGone);
     const amount = dec(m.amount);
     if (amount <= 0n) throw new BusinessError(LEDGER_MESSAGES.positive);
     const before = balances.get(m.wallet_id)!;

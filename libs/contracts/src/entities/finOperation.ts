@@ -101,6 +101,7 @@ export type FinOperation = BaseRow & z.infer<typeof finOperation.fields>;
 export const LEDGER_MESSAGES = {
   notEnough: (available: string) => `на кошельке недостаточно средств: доступно ${available} ₽`,
   positive: 'сумма должна быть больше 0',
+  walletGone: 'кошелёк не найден или удалён',
   sameWallet: 'кошелёк отправителя и кошелёк получателя совпадают',
   otherCurrency: 'кошельки в разных валютах: перевод между ними невозможен',
   otherClient: 'перевод возможен только между кошельками одного клиента',

@@ -56,6 +56,7 @@ export const BULK_MESSAGES = {
   importUnreadable: 'файл не удалось прочитать как таблицу Excel',
   bulkNothingToChange: 'укажите хотя бы одно поле для изменения',
   numberExpected: 'введите число, например 12 или 1250,50',
+  titleTooLong: 'название не длиннее 500 символов',
   noneInSourceStage: (stage: string) => `среди выбранных нет позиций на этапе «${stage}»`,
   positionsGone: 'часть выбранных позиций удалена или перенесена; обновите страницу',
   moveSameOrder: 'позиции уже в этом заказе',

@@ -118,7 +118,11 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0]) as keyof EditRow;
         const words =
-          field === 'title' ? MESSAGES.fieldRequired(INVOICE_ROW_LABELS.title) : BULK_MESSAGES.numberExpected;
+          field !== 'title'
+            ? BULK_MESSAGES.numberExpected
+            : r.title.trim()
+              ? BULK_MESSAGES.titleTooLong
+              : MESSAGES.fieldRequired(INVOICE_ROW_LABELS.title);
         found[`${i}:${field}`] ??= t('orders.bulk.rowProblem', {
           row: i + 1,
           label: INVOICE_ROW_LABELS[field],

@@ -144,9 +144,15 @@ test('back from an item restores the list: its search, sort and filter live in t
   await expect(page.getByTestId('list-sort')).toHaveText('сортировка: название ↓');
   await page.getByRole('button', { name: 'фильтр', exact: true }).click();
   await page.getByRole('menuitem', { name: 'страна', exact: true }).click();
+  // the rows are read once the filtered list has answered (not the list of a moment before)
+  const filtered = page.waitForResponse(
+    (r) => r.url().endsWith('/api/call_pg_func') && (r.request().postData() ?? '').includes('"country_id"'),
+  );
   await choose(page, 'страна', 'Росс', 'Россия', page.getByTestId('filter-panel'));
+  await filtered;
   await expect(page).toHaveURL(/q=/);
   await expect(page.getByTestId('list-count')).toContainText('запис');
+  await expect(page.getByTestId('document-row').first()).toBeVisible();
   const rows = await page.getByTestId('document-row').allTextContents();
   expect(rows.length).toBeGreaterThan(0);
 

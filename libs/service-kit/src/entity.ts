@@ -577,17 +577,7 @@ export class EntityStore {
 
   /** Records changes of one row in the history (procedures beyond `_update` write theirs the same way). */
   async writeHistory(trx: Db, identity: Identity, itemId: number, changes: [string, unknown, unknown][]) {
-    await trx('history').insert(
-      changes.map(([field, oldValue, newValue]) => ({
-        table_name: this.table,
-        item_id: itemId,
-        user_id: identity.user_id,
-        user_full_name: identity.fullname,
-        field,
-        old_value: JSON.stringify(oldValue ?? null),
-        new_value: JSON.stringify(newValue ?? null),
-      })),
-    );
+    await this.writeHistoryMany(trx, identity, [[itemId, changes]]);
   }
 
   /** The entity-changed event of a row (what `toEvent` gives of it), ready for the outbox. */

@@ -91,6 +91,15 @@ const ACTION_FIELDS: Partial<Record<PositionAction, FieldDef[]>> = {
 
 type Pending = { position: EntityRow; action: PositionAction };
 
+/** The receive dialog's values as the shipment record both the single and the bulk action take. */
+const receiveRecordOf = (v: Values) => ({
+  date: v.date,
+  amount: v.amount,
+  transporter: v.transporter ?? '',
+  cost: v.cost ?? null,
+  comment: v.comment ?? '',
+});
+
 /** Bulk edit (spec §5): only the non-empty fields are sent; suppliers are the order's client's. */
 const bulkEditFields = (clientId: number): FieldDef[] => [
   { name: 'waybill', label: P.waybill },
@@ -501,13 +510,7 @@ export function PositionTable({
                 ? { action: dialog, receive_date: v.receive_date }
                 : {
                     action: dialog,
-                    receive_record: {
-                      date: v.date,
-                      amount: v.amount,
-                      transporter: v.transporter ?? '',
-                      cost: v.cost ?? null,
-                      comment: v.comment ?? '',
-                    },
+                    receive_record: receiveRecordOf(v),
                   },
             )
           }
@@ -531,13 +534,7 @@ export function PositionTable({
                   : {
                       id: pending.position.id,
                       action: pending.action,
-                      receive_record: {
-                        date: v.date,
-                        amount: v.amount,
-                        transporter: v.transporter ?? '',
-                        cost: v.cost ?? null,
-                        comment: v.comment ?? '',
-                      },
+                      receive_record: receiveRecordOf(v),
                     },
             }).unwrap()
           }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
+  appendReceiveRecord,
   orderStageFromPositions,
   POSITION_STAGES,
   type Identity,
@@ -7,6 +8,8 @@ import {
   type OrderTransition,
   type PositionFacts,
   type PositionStage,
+  type ReceiveRecordInput,
+  type ReceiveRow,
 } from '@caravan/contracts';
 import type { Db, EntityStore, Outbox } from '@caravan/service-kit';
 
@@ -49,14 +52,30 @@ export const livePositions = (trx: Db, orderId: number) =>
     .orderBy('id')
     .forUpdate() as Promise<(Row & PositionFacts)[]>;
 
-/** Changes positions' columns with their history and events, as `_update` would (in bulk statements). */
-export async function changePositions(
-  trx: Db,
-  ctx: { identity: Identity; outbox: Outbox; positions: EntityStore },
-  rows: readonly Row[],
-  change: (row: Row) => Record<string, unknown> | null,
-) {
-  return ctx.positions.changeMany(trx, ctx.identity, ctx.outbox, rows, change);
+/**
+ * What reaching the consolidation warehouse's stages writes on a position besides its stage (spec §4):
+ * the expected date when sent; the shipment record (id max+1) and its date when received.
+ */
+export function warehouseFields(
+  row: Record<string, unknown>,
+  action: 'warehouse_waiting' | 'warehouse_received',
+  input: { receive_date?: string | null; receive_record?: ReceiveRecordInput | null },
+): Record<string, unknown> {
+  if (action === 'warehouse_waiting') return { to_consolidation_warehouse_delivery_date: input.receive_date };
+  const record = input.receive_record!;
+  return {
+    to_consolidation_warehouse_delivery_date: record.date,
+    consolidation_receive_table: appendReceiveRecord<ReceiveRow>(
+      row.consolidation_receive_table as ReceiveRow[],
+      {
+        transporter: record.transporter,
+        date: record.date!,
+        amount: record.amount!,
+        cost: record.cost,
+        comment: record.comment,
+      },
+    ),
+  };
 }
 
 const rank = (s: string) => POSITION_STAGES.indexOf(s as PositionStage);

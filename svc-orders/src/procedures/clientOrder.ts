@@ -33,7 +33,6 @@ import {
 import { z } from 'zod';
 import { currentOrderRate, repriceOrder } from '../domain/pricing';
 import {
-  changePositions,
   currentVia,
   livePositions,
   operatorServesClient,
@@ -126,12 +125,7 @@ async function applyTransition(ctx: RuleContext, positions: EntityStore, outbox:
     );
   const rows = await livePositions(trx, prev!.id);
   await checkStage(ctx, transition, rows);
-  await changePositions(
-    trx,
-    { identity, outbox, positions },
-    rows,
-    positionMoveFor(to, next.buyout_type === 'self'),
-  );
+  await positions.changeMany(trx, identity, outbox, rows, positionMoveFor(to, next.buyout_type === 'self'));
 }
 
 async function checkStage(ctx: RuleContext, transition: OrderTransition, rows: PositionFacts[]) {

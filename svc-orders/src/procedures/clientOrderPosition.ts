@@ -1,5 +1,4 @@
 import {
-  appendReceiveRecord,
   clientOrderPosition,
   CONSOLIDATION_STAGES,
   ENTITY_TOPICS,
@@ -12,7 +11,6 @@ import {
   PositionActionParams,
   positionAction,
   type PositionFacts,
-  type ReceiveRow,
 } from '@caravan/contracts';
 import {
   BusinessError,
@@ -24,7 +22,7 @@ import {
 } from '@caravan/service-kit';
 import type { Knex } from 'knex';
 import { repriceOrder } from '../domain/pricing';
-import { changePositions, followPositions, routeTypeIds } from '../domain/stages';
+import { followPositions, routeTypeIds, warehouseFields } from '../domain/stages';
 
 /**
  * Positions are reached through their order: its client's users, its operator's users, admins. The
@@ -144,23 +142,13 @@ export function registerPositionAction(kit: ServiceKit, positions: EntityStore, 
           receive_record: p.receive_record ?? null,
         });
         if (!result.ok) throw new BusinessError(result.message);
-        const patch: Record<string, unknown> = { ...result.move };
-        if (p.action === 'warehouse_waiting') patch.to_consolidation_warehouse_delivery_date = p.receive_date;
-        if (p.action === 'warehouse_received') {
-          const record = p.receive_record!;
-          patch.consolidation_receive_table = appendReceiveRecord<ReceiveRow>(
-            row.consolidation_receive_table,
-            {
-              transporter: record.transporter,
-              date: record.date!,
-              amount: record.amount!,
-              cost: record.cost,
-              comment: record.comment,
-            },
-          );
-          patch.to_consolidation_warehouse_delivery_date = record.date;
-        }
-        await changePositions(trx, { identity, outbox: ctx.outbox, positions }, [row], () => patch);
+        const patch: Record<string, unknown> = {
+          ...result.move,
+          ...(p.action === 'warehouse_waiting' || p.action === 'warehouse_received'
+            ? warehouseFields(row, p.action, p)
+            : {}),
+        };
+        await positions.changeMany(trx, identity, ctx.outbox, [row], () => patch);
         await followPositions(trx, { identity, outbox: ctx.outbox, orders }, order);
         return ORDER_MESSAGES.done;
       }),

@@ -1,5 +1,4 @@
 import {
-  appendReceiveRecord,
   BULK_MESSAGES,
   BULK_STAGE_ACTIONS,
   bulkEditFields,
@@ -17,7 +16,6 @@ import {
   PositionMoveParams,
   type OrderState,
   type PositionStage,
-  type ReceiveRow,
 } from '@caravan/contracts';
 import { BusinessError, type Db, type EntityStore, type ServiceKit } from '@caravan/service-kit';
 import {
@@ -29,7 +27,7 @@ import {
   settleOrders,
   bulkContext,
 } from '../domain/bulk';
-import { patchOrder } from '../domain/stages';
+import { patchOrder, warehouseFields } from '../domain/stages';
 
 const labels = clientOrderPosition.labels as Record<string, string>;
 
@@ -130,7 +128,7 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
       handler: (ctx, p) =>
         ctx.db.transaction(async (trx) => {
           const c = context(ctx);
-          const { orders: locked, rows } = await lockSelectedPositions(trx, c, p.ids);
+          const { rows } = await lockSelectedPositions(trx, c, p.ids);
           const source = BULK_STAGE_ACTIONS[p.action];
           const { affected, problem } = bulkStageProblems(rows as never, p.action, p);
           if (!affected.length)
@@ -139,29 +137,14 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
             );
           if (problem) throw new BusinessError(problem);
           const moving = affected.map((i) => rows[i]!);
-          const record = p.receive_record;
-          await positions.changeMany(trx, c.identity, c.outbox, moving, (row) =>
-            p.action === 'warehouse_waiting'
-              ? { stage: 'warehouse_waiting', to_consolidation_warehouse_delivery_date: p.receive_date }
-              : {
-                  stage: 'warehouse_received',
-                  to_consolidation_warehouse_delivery_date: record!.date,
-                  consolidation_receive_table: appendReceiveRecord<ReceiveRow>(
-                    row.consolidation_receive_table as ReceiveRow[],
-                    {
-                      transporter: record!.transporter,
-                      date: record!.date!,
-                      amount: record!.amount!,
-                      cost: record!.cost,
-                      comment: record!.comment,
-                    },
-                  ),
-                },
-          );
+          await positions.changeMany(trx, c.identity, c.outbox, moving, (row) => ({
+            stage: p.action,
+            ...warehouseFields(row, p.action, p),
+          }));
           await settleOrders(
             trx,
             c,
-            moving.map((r) => Number(r.client_order_id)).filter((id) => locked.has(id)),
+            moving.map((r) => Number(r.client_order_id)),
           );
           return { count: moving.length, message: BULK_MESSAGES.stageChanged(moving.length) };
         }),

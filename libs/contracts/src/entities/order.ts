@@ -345,6 +345,7 @@ export const ReceiveRecordInput = z.strictObject({
   cost: Money.nullable().default(null),
   comment: Text(),
 });
+export type ReceiveRecordInput = z.infer<typeof ReceiveRecordInput>;
 
 /** client_order_position_action (spec §7): id, action, receive_date; the receive dialog's record. */
 export const PositionActionParams = z.strictObject({

@@ -6,7 +6,10 @@
 //   4. front-end weight: initial JS of the login page, each remoteEntry (bench/web.mjs)
 //   5. the orders lists at 1M orders and 5M positions, and the order card (bench/orders.mjs, issue 9)
 //   6. positions in bulk: import of a 10,000-row invoice, stage change of 1,000 (bench/bulk.mjs, issue 10)
-// BENCH_ONLY=gateway,sse,lists,web,orders,bulk runs a part of it.
+//   7. the invoice of an order with 200 positions as PDF (cold and warm browser) and XLSX (bench/invoice.mjs, issue 11)
+//   8. wallet operations per second on one contended wallet and on 20, and debits racing for too little
+//      money (bench/wallet.mjs, issue 11)
+// BENCH_ONLY=gateway,sse,lists,web,orders,bulk,invoice,wallet runs a part of it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +24,7 @@ const offset = 20000;
 const base = `http://127.0.0.1:${8080 + offset}`;
 const carriersUrl = `http://127.0.0.1:${4003 + offset}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk').split(',');
+const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk,invoice,wallet').split(',');
 let failed = false;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -192,4 +195,6 @@ if (only.includes('lists')) runPart('lists.mjs');
 if (only.includes('web')) runPart('web.mjs');
 if (only.includes('orders')) runPart('orders.mjs');
 if (only.includes('bulk')) runPart('bulk.mjs');
+if (only.includes('invoice')) runPart('invoice.mjs');
+if (only.includes('wallet')) runPart('wallet.mjs');
 process.exit(failed ? 1 : 0);

@@ -17,6 +17,7 @@ const PORTS = {
   orders: 4001 + offset,
   payments: 4002 + offset,
   carriers: 4003 + offset,
+  acquirer: 4012 + offset,
   mf_orders: 8081 + offset,
   mf_wallet: 8082 + offset,
   mf_directories: 8083 + offset,
@@ -134,8 +135,16 @@ const common = {
 };
 
 // Services first: they migrate their schemas and create the topics; the gateway after them.
+const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${PORTS.gateway}`;
+// svc-payments: the acquirer posts its callbacks to the gateway's public URL; without MODULBANK_URL the
+// built-in sandbox bank (its payer page) listens on its own port
+const extra = { payments: { PUBLIC_URL: publicUrl, ACQUIRER_SANDBOX_PORT: String(PORTS.acquirer) } };
 for (const name of ['orders', 'payments', 'carriers'])
-  run(`svc-${name}`, `svc-${name}/dist/src/main.js`, { ...common, PORT: String(PORTS[name]) });
+  run(`svc-${name}`, `svc-${name}/dist/src/main.js`, {
+    ...common,
+    ...extra[name],
+    PORT: String(PORTS[name]),
+  });
 await Promise.all(
   ['orders', 'payments', 'carriers'].map((n) => waitFor(`http://127.0.0.1:${PORTS[n]}/readyz`, `svc-${n}`)),
 );
@@ -144,7 +153,7 @@ run('gateway', 'gateway/dist/src/main.js', {
   ...common,
   PORT: String(PORTS.gateway),
   SHELL_DIST: web ? path.join(root, 'shell/dist') : '',
-  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${PORTS.gateway}`,
+  PUBLIC_URL: publicUrl,
   SMTP_URL: process.env.SMTP_URL ?? mailCatcher.smtpUrl,
   SERVICE_URL_ORDERS: `http://127.0.0.1:${PORTS.orders}`,
   SERVICE_URL_PAYMENTS: `http://127.0.0.1:${PORTS.payments}`,
@@ -169,6 +178,7 @@ console.log(`
     waiting   waiting@caravan.local   (not yet approved)
 
   remotes: mf-orders :${PORTS.mf_orders}  mf-wallet :${PORTS.mf_wallet}  mf-directories :${PORTS.mf_directories}
+  bank:    ${process.env.MODULBANK_URL ? `acquiring at ${process.env.MODULBANK_URL}` : `the sandbox bank's payer pages at http://127.0.0.1:${PORTS.acquirer}/pay/… (opened from the top-up and payment dialogs)`}
   mail:    ${mailCatcher ? `caught by the local catcher, read them at ${mailCatcher.httpUrl}/messages` : `sent through ${process.env.SMTP_URL}`}
   Ctrl-C stops everything.
 `);

@@ -1,8 +1,10 @@
 import {
+  acquiringPayment,
   clientOrder,
   clientOrderPosition,
   ENTITY_TOPICS,
   EntityChanged,
+  finOperation,
   wallet,
   type EntityContract,
   type EventEnvelope,
@@ -25,16 +27,27 @@ const orderFeeds: Feed[] = [
   // positions' events carry their order's client and operator (svc-orders' toEvent)
   { contract: clientOrderPosition, ownership: ORDER_OWNERS, paramField: 'client_order_id' },
 ];
+/** A payment through the bank: the open top-up or payment dialog waits for it to settle. */
+const acquiringFeed = (paramField: string): Feed => ({
+  contract: acquiringPayment,
+  ownership: acquiringPayment.ownership!,
+  paramField,
+});
 
 /**
  * Browser stream types (spec §7) and the entities whose changes feed each one: `wallet_item` (param: a
- * wallet id), `client_order_item` (param: an order id, the open card: the order and its positions),
+ * wallet id: the wallet, its movements, its payments through the bank), `client_order_item` (param: an
+ * order id, the open card: the order, its positions and its payments through the bank),
  * `order` (every order and position the user may see, for lists). A stream without a type gets every
  * type. Each message names its `entity`.
  */
 const STREAMS: Record<string, Feed[]> = {
-  wallet_item: [{ contract: wallet, ownership: wallet.ownership!, paramField: 'id' }],
-  client_order_item: orderFeeds,
+  wallet_item: [
+    { contract: wallet, ownership: wallet.ownership!, paramField: 'id' },
+    { contract: finOperation, ownership: finOperation.ownership!, paramField: 'wallet_id' },
+    acquiringFeed('wallet_id'),
+  ],
+  client_order_item: [...orderFeeds, acquiringFeed('client_order_id')],
   order: orderFeeds,
 };
 

@@ -11,23 +11,25 @@ import { registerProvider } from './procedures/provider';
 import { registerUploads } from './procedures/upload';
 import { seed } from './seed';
 
-export const ordersService = (env?: Record<string, string | undefined>): ServiceOptions => ({
-  name: 'orders',
-  migrations,
-  subscriptions,
-  seed,
-  env,
-  configure(kit) {
-    registerClient(kit);
-    registerProvider(kit);
-    registerUploads(kit);
-    // each entity's writes reprice the order, so each needs the other's store
-    const stores: { orders?: EntityStore } = {};
-    const positions = registerClientOrderPosition(kit, () => stores.orders!);
-    const orders = (stores.orders = registerClientOrder(kit, positions));
-    registerPositionAction(kit, positions, orders);
-    registerPositionBulk(kit, positions, () => orders);
-    registerOrderBulk(kit, positions, () => orders);
-    registerExcelImport(kit, () => orders);
-  },
-});
+export const ordersService = (env?: Record<string, string | undefined>): ServiceOptions => {
+  // each entity's writes reprice the order, so each needs the other's store; payments' events need it too
+  const stores: { orders?: EntityStore } = {};
+  return {
+    name: 'orders',
+    migrations,
+    subscriptions: subscriptions(() => stores.orders!),
+    seed,
+    env,
+    configure(kit) {
+      registerClient(kit);
+      registerProvider(kit);
+      registerUploads(kit);
+      const positions = registerClientOrderPosition(kit, () => stores.orders!);
+      const orders = (stores.orders = registerClientOrder(kit, positions));
+      registerPositionAction(kit, positions, orders);
+      registerPositionBulk(kit, positions, () => orders);
+      registerOrderBulk(kit, positions, () => orders);
+      registerExcelImport(kit, () => orders);
+    },
+  };
+};

@@ -35,7 +35,8 @@ export async function seed(kit: ServiceKit) {
 }
 
 /** Demo clients (ids 1–3 are linked to the demo client users by the gateway seed) and their providers. */
-async function seedClients({ db, log }: ServiceKit) {
+async function seedClients(kit: ServiceKit) {
+  const { db, log } = kit;
   const [{ n }] = (await db('client').count({ n: '*' })) as [{ n: string }];
   if (Number(n) === 0)
     await db('client').insert([
@@ -120,6 +121,8 @@ async function seedClients({ db, log }: ServiceKit) {
         warehouse_point_id: '{}',
       },
     ]);
+    // svc-payments keeps the clients (their legal entities: invoices)
+    await publishSeeded(kit, trx, ['client']);
   });
   log.info('demo clients and providers seeded');
 }

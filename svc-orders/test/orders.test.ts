@@ -426,12 +426,18 @@ describe('who reaches an order: two clients, two operators', () => {
     });
   });
 
-  it('lets a client mark nothing paid and leaves payments to the admin', async () => {
+  it('lets nobody mark an order paid by hand: paid amounts and states come from payments', async () => {
+    const byPayments = refused(
+      'оплаченные суммы и состояния оплаты меняются только платежами (окно оплаты заказа)',
+    );
     expect(await call('client_order_update', { id: order.id, product_payment_state: 'paid' }, userA)).toEqual(
-      refused('действие доступно только администратору'),
+      byPayments,
     );
     expect(await call('client_order_update', { id: order.id, product_paid_rur: '100' }, operatorA)).toEqual(
-      refused('действие доступно только администратору'),
+      byPayments,
+    );
+    expect(await call('client_order_update', { id: order.id, delivery_paid_rur: '100' }, admin)).toEqual(
+      byPayments,
     );
     expect((await stored('client_order', order.id)).product_payment_state).toBe('not_paid');
   });

@@ -1,6 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
 import { listIndexes } from './list_indexes';
+import { autoDebitSeen, orderReplicaByClient, paymentsListIndexes, paymentsMigration } from './payments';
 
 export const migrations: Migration[] = [
   {
@@ -78,4 +79,8 @@ export const migrations: Migration[] = [
   listIndexes,
   finOperationMigration,
   finOperationListIndexes,
+  paymentsMigration,
+  paymentsListIndexes,
+  orderReplicaByClient,
+  autoDebitSeen,
 ];

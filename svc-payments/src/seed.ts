@@ -1,4 +1,5 @@
-import { publishSeeded, type ServiceKit } from '@caravan/service-kit';
+import { identityOf, publishSeeded, type ServiceKit } from '@caravan/service-kit';
+import { postMovements } from './domain/ledger';
 
 /** Demo wallets for the demo clients (ids 1 and 2 in svc-orders). */
 export async function seed(kit: ServiceKit) {
@@ -6,17 +7,19 @@ export async function seed(kit: ServiceKit) {
   await seedFinance(kit);
 }
 
-async function seedWallets({ db, log }: ServiceKit) {
+/** Demo balances arrive as top-ups (the ledger holds every ruble: Σ movements = balance). */
+async function seedWallets(kit: ServiceKit) {
+  const { db, log } = kit;
   const [{ n }] = (await db('wallet').count({ n: '*' })) as [{ n: string }];
   if (Number(n) > 0) return;
-  await db('wallet').insert([
+  const wallets = [
     {
       title: 'Основной',
       label: 'ООО «Ромашка»',
       client_id: 1,
       operator_id: 1,
       currency_id: 2,
-      amount: '15000.00',
+      opening: '15000.00',
       options: { is_default: true },
     },
     {
@@ -25,7 +28,7 @@ async function seedWallets({ db, log }: ServiceKit) {
       client_id: 1,
       operator_id: 1,
       currency_id: 1,
-      amount: '820.50',
+      opening: '820.50',
       options: {},
     },
     {
@@ -34,10 +37,34 @@ async function seedWallets({ db, log }: ServiceKit) {
       client_id: 2,
       operator_id: 2,
       currency_id: 2,
-      amount: '3200.00',
+      opening: '3200.00',
       options: { is_default: true },
     },
-  ]);
+  ];
+  const identity = identityOf({ user_id: 1, fullname: 'демо-данные', roles: ['admin'] });
+  const stores = {
+    identity,
+    outbox: kit.outbox,
+    wallets: kit.registry.entities.get('wallet')!,
+    operations: kit.registry.entities.get('fin_operation')!,
+  };
+  await db.transaction(async (trx) => {
+    for (const { opening, ...wallet } of wallets) {
+      const [{ id }] = (await trx('wallet')
+        .insert({ ...wallet, amount: '0' })
+        .returning('id')) as [{ id: number }];
+      await postMovements(trx, stores, [
+        {
+          wallet_id: id,
+          direction: 'in',
+          amount: opening,
+          cause: 'top_up',
+          type: 'manual',
+          comment: 'демо: начальный баланс',
+        },
+      ]);
+    }
+  });
   log.info('demo wallets seeded');
 }
 

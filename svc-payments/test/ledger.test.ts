@@ -82,7 +82,7 @@ describe('wallet_transfer', () => {
     const [main, spare] = [await newWallet('Основной'), await newWallet('Запасной')];
     await credit(main, '250.00');
     const reply = await transfer(main, spare, '100.50');
-    expect(reply).toMatchObject({ ok: true, result: { message: 'переведено 100.50 ₽' } });
+    expect(reply).toMatchObject({ ok: true, result: { message: 'переведено 100,50\u00a0₽' } });
     expect([await balance(main), await balance(spare)]).toEqual(['149.50', '100.50']);
     const ops = await svc.db('fin_operation').whereIn('wallet_id', [main, spare]).orderBy('id');
     expect(
@@ -113,7 +113,7 @@ describe('wallet_transfer', () => {
     const before = await svc.db('fin_operation').whereIn('wallet_id', [main, spare]).orderBy('id');
     expect(await transfer(main, spare, '10.01')).toMatchObject({
       ok: false,
-      message: 'на кошельке недостаточно средств: доступно 10.00 ₽',
+      message: 'на кошельке недостаточно средств: доступно 10,00\u00a0₽',
     });
     expect(await transfer(main, main, '1')).toMatchObject({
       ok: false,
@@ -191,7 +191,7 @@ describe('wallet_transfer', () => {
     const passed = replies.filter((r) => r.ok).length;
     expect(passed).toBe(100);
     expect(new Set(replies.filter((r) => !r.ok).map((r) => r.message))).toEqual(
-      new Set(['на кошельке недостаточно средств: доступно 0.00 ₽']),
+      new Set(['на кошельке недостаточно средств: доступно 0,00\u00a0₽']),
     );
     expect([await balance(main), await balance(spare)]).toEqual(['0.00', '100.00']);
     expect(await ledgerOf(main)).toMatchObject({ sum: '0.00', n: 101, last: '0.00' });

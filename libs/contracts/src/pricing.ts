@@ -1,7 +1,7 @@
 import { dec, decCmp, decDiv, decFormat, decMul, type Decimal } from './decimal';
 import { CURRENCY } from './entities/currency';
 import { client_order_labels, type PriceInfo } from './entities/order';
-import { ORDER_MESSAGES, type ProductPaymentState } from './entities/orderStages';
+import { ORDER_MESSAGES, type DeliveryPaymentState, type ProductPaymentState } from './entities/orderStages';
 import { formatNumber } from './formatting';
 import { fail, ok, type Reply } from './reply';
 
@@ -243,6 +243,9 @@ export type OrderPaymentPricing = {
   product_paid_rur?: DecimalValue;
   delivery_paid_rur?: DecimalValue;
   product_payment_state?: string | null;
+  delivery_payment_state?: string | null;
+  to_ru_delivery_price_rur?: DecimalValue;
+  package_price_rur?: DecimalValue;
 };
 
 /**
@@ -274,6 +277,59 @@ export function productPaymentStateByPaid(order: OrderPaymentPricing): ProductPa
   const paid = readOrZero(order.product_paid_rur);
   if (paid <= 0n) return 'not_paid';
   return decCmp(paid, readOrZero(order.buyout_price_rur)) >= 0 ? 'paid' : 'partial';
+}
+
+/** What a payment pays for (ours: the payment dialog and the write-off pay the goods and the delivery apart). */
+export const PAYMENT_KINDS = ['product', 'delivery'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+/** States the user chooses (how they will pay); a recorded payment replaces them by what was paid. */
+const CHOSEN_STATES = ['not_paid', 'in_cdek', 'in_caravan', 'self'];
+const chosenOr = <S extends string>(state: string | null | undefined, fallback: S): S =>
+  (state && CHOSEN_STATES.includes(state) ? state : fallback) as S;
+
+/** The delivery to Russia with its package: what an 'in_cdek' delivery leaves to be paid here. */
+const toRuPart = (order: OrderPaymentPricing) =>
+  readOrZero(order.to_ru_delivery_price_rur) + readOrZero(order.package_price_rur);
+
+/**
+ * What may still be paid here for goods or delivery (spec §9 dues, never below 0). Ours: with the
+ * delivery 'in_cdek' the door part is collected by CDEK, so only the delivery to Russia (and its package)
+ * is payable here — the reason an 'in_cdek' delivery never becomes paid_to_door (spec §4).
+ */
+export function payableNow(order: OrderPaymentPricing, kind: PaymentKind): string {
+  let due = kind === 'product' ? readOrZero(productDue(order)) : readOrZero(deliveryDue(order));
+  if (kind === 'delivery' && order.delivery_payment_state === 'in_cdek')
+    due = toRuPart(order) - readOrZero(order.delivery_paid_rur);
+  return money(due > 0n ? due : 0n);
+}
+
+/**
+ * The delivery payment state a paid amount leads to (spec §4): nothing paid keeps the user's choice;
+ * the whole delivery paid is paid_to_door (paid_to_ru for an 'in_cdek' delivery, whose door part CDEK
+ * collects), the delivery to Russia with its package paid is paid_to_ru, less is partial.
+ */
+export function deliveryPaymentStateByPaid(order: OrderPaymentPricing): DeliveryPaymentState {
+  const paid = readOrZero(order.delivery_paid_rur);
+  if (paid <= 0n) return chosenOr(order.delivery_payment_state, 'not_paid');
+  const whole = readOrZero(deliveryDue({ ...order, delivery_paid_rur: '0' }));
+  const inCdek = order.delivery_payment_state === 'in_cdek';
+  if (!inCdek && paid >= whole) return 'paid_to_door';
+  const ru = toRuPart(order);
+  if (paid >= ru && ru > 0n) return 'paid_to_ru';
+  return inCdek && paid >= whole ? 'paid_to_ru' : 'partial';
+}
+
+/** Both payment states for the paid amounts (the service applies them; the reply and the card show them). */
+export function paymentStatesByPaid(order: OrderPaymentPricing): {
+  product_payment_state: ProductPaymentState;
+  delivery_payment_state: DeliveryPaymentState;
+} {
+  const product: ProductPaymentState =
+    readOrZero(order.product_paid_rur) > 0n
+      ? productPaymentStateByPaid(order)
+      : chosenOr(order.product_payment_state, 'not_paid');
+  return { product_payment_state: product, delivery_payment_state: deliveryPaymentStateByPaid(order) };
 }
 
 // ─── order totals ─────────────────────────────────────────────────────────────────────────────────

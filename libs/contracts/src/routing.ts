@@ -27,6 +27,8 @@ export const ENTITY_OWNERS: Record<string, Owner> = {
   exchange_rate: 'payments',
   legal_entity: 'payments',
   bank_account: 'payments',
+  acquiring_payment: 'payments',
+  order_payment: 'payments',
 
   country: 'carriers',
   city: 'carriers',
@@ -63,6 +65,7 @@ const SPECIAL_METHODS: Record<string, Owner> = {
   notification_mark_read: 'orders',
   task_action_to_finished: 'orders',
   client_order_payment_receive: 'payments',
+  client_order_dues: 'payments',
   wallet_transfer: 'payments',
   logistic_route_calculate: 'carriers',
 };
@@ -98,6 +101,7 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
 
   '/api/client_order_invoice_download': 'payments',
   '/api/modul_sbp_create': 'payments',
+  '/api/acquiring/callback': 'payments',
 
   '/api/cdek_order_create': 'carriers',
   '/api/pec_order_get': 'carriers',
@@ -110,8 +114,11 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/suggest_bank': 'carriers',
 } satisfies Record<string, Owner>);
 
-/** Paths the gateway passes on without a session: uploaded files, named by unguessable ids (docs/adr/0003). */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/api/files/:name']);
+/**
+ * Paths the gateway passes on without a session: uploaded files, named by unguessable ids (docs/adr/0003);
+ * the acquirer's callback, trusted only by its signature (docs/adr/0012).
+ */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/api/files/:name', '/api/acquiring/callback']);
 
 export const ownerOfMethod = (method: string): Owner | undefined =>
   Object.prototype.hasOwnProperty.call(METHOD_OWNERS, method) ? METHOD_OWNERS[method] : undefined;

@@ -20,7 +20,15 @@ const PUBLISHED_ENTITIES = {
     'logistic_route_warehouse_point_link',
     'extra_service',
   ],
-  payments: ['wallet', 'fin_operation', 'exchange_rate', 'legal_entity', 'bank_account'],
+  payments: [
+    'wallet',
+    'fin_operation',
+    'exchange_rate',
+    'legal_entity',
+    'bank_account',
+    'acquiring_payment',
+    'order_payment',
+  ],
   orders: ['client', 'client_order', 'client_order_position'],
 } as const satisfies Record<ServiceName, readonly string[]>;
 
@@ -54,8 +62,16 @@ export const ORDERS_REPLICATED_ENTITIES: readonly Published[] = [
   'legal_entity',
 ];
 
-/** svc-payments keeps the operators (their client lists: which operator serves which client's wallet). */
-export const PAYMENTS_REPLICATED_ENTITIES: readonly Published[] = ['operator'];
+/**
+ * svc-payments keeps the operators (their client lists: which operator serves which client's wallet),
+ * the orders it takes payments for (what is due), their positions and clients (invoices).
+ */
+export const PAYMENTS_REPLICATED_ENTITIES: readonly Published[] = [
+  'operator',
+  'client',
+  'client_order',
+  'client_order_position',
+];
 
 /** svc-carriers keeps the legal entities and bank accounts (an operator names only their own). */
 export const CARRIERS_REPLICATED_ENTITIES: readonly Published[] = ['legal_entity', 'bank_account'];

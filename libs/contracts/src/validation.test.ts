@@ -122,6 +122,9 @@ describe('Money', () => {
     expect(Money.parse(10)).toBe('10.00');
     expect(Money.parse(' 1234.5 ')).toBe('1234.5');
     expect(Money.safeParse('12.345').success).toBe(false);
+    // a number with more decimals is refused, not rounded (1.005 would become 1.00)
+    expect(Money.safeParse(1.005).success).toBe(false);
+    expect(Money.parse(12.5)).toBe('12.50');
     expect(Money.safeParse('1e5').success).toBe(false);
   });
 });

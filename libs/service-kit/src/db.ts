@@ -142,4 +142,17 @@ export const kitMigrations: Migration[] = [
       });
     },
   },
+  {
+    // two subscriptions of one service may read one topic (svc-payments: the orders' replica and the
+    // auto-debit): each counts an event once for itself, not once for both
+    name: '002_kit_inbox_per_subscription',
+    async up(db, schema) {
+      await db.raw(
+        `alter table ??.inbox add column subscription varchar(100) not null default '';
+         alter table ??.inbox drop constraint inbox_pkey;
+         alter table ??.inbox add primary key (subscription, event_id)`,
+        [schema, schema, schema],
+      );
+    },
+  },
 ];

@@ -25,9 +25,10 @@ import { Outbox, OutboxRelay } from './bus/outbox';
 export type ServiceOptions = {
   name: ServiceName;
   migrations: readonly Migration[];
-  subscriptions?: readonly Subscription[];
-  /** Registers procedures and HTTP routes. */
-  configure(kit: ServiceKit): void;
+  /** What the service consumes; a function when handlers need the kit (its outbox, its entity stores). */
+  subscriptions?: readonly Subscription[] | ((kit: ServiceKit) => readonly Subscription[]);
+  /** Registers procedures and HTTP routes (may start what they need, e.g. a sandbox of a vendor). */
+  configure(kit: ServiceKit): void | Promise<void>;
   /** Demo data, run after migrations and `configure` when SEED_DEMO is set; must be idempotent. */
   seed?(kit: ServiceKit): Promise<void>;
   env?: Record<string, string | undefined>;
@@ -42,8 +43,12 @@ export type ServiceKit = {
   outbox: Outbox;
   /** Routes under /api (the spec's HTTP calls); req.identity is set and verified. */
   api: express.Router;
-  /** Routes under /api that need no identity (uploaded files, named by unguessable ids). */
+  /** Routes under /api that need no identity (uploaded files, named by unguessable ids; signed callbacks). */
   publicApi: express.Router;
+  /** After an HTTP route's transaction committed: the relay publishes its events now, not at its next poll. */
+  afterWrite(): void;
+  /** Runs on stop, before the database closes (a browser, a sandbox server). */
+  onStop(fn: () => Promise<void> | void): void;
 };
 
 export type IdentifiedRequest = Request & { identity: Identity; id: string };
@@ -76,8 +81,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const outbox = new Outbox(`svc-${options.name}`);
   const api = express.Router();
   const publicApi = express.Router();
-  const kit: ServiceKit = { name: options.name, config, db, log, registry, outbox, api, publicApi };
-  options.configure(kit);
+  let kickRelay = () => {};
+  const stopHooks: (() => Promise<void> | void)[] = [];
+  const kit: ServiceKit = {
+    name: options.name,
+    config,
+    db,
+    log,
+    registry,
+    outbox,
+    api,
+    publicApi,
+    afterWrite: () => {
+      if (outbox.takeWritten()) kickRelay();
+    },
+    onStop: (fn) => void stopHooks.push(fn),
+  };
+  await options.configure(kit);
   if (config.SEED_DEMO && options.seed) await options.seed(kit);
 
   const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log);
@@ -86,7 +106,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log, {
     leaseSeconds: config.OUTBOX_CLAIM_SECONDS,
   });
-  const consumers = (options.subscriptions ?? []).map(
+  kickRelay = () => relay.kick();
+  const subscriptions =
+    typeof options.subscriptions === 'function' ? options.subscriptions(kit) : (options.subscriptions ?? []);
+  const consumers = subscriptions.map(
     (s) =>
       new InboxConsumer(
         kafka,
@@ -199,6 +222,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     (stopping ??= (async () => {
       clearInterval(pruneTimer);
       await http.close();
+      for (const hook of stopHooks)
+        await Promise.resolve(hook()).catch((err) => log.warn({ err }, 'stop hook failed'));
       await bus.stop();
       await db.destroy();
       log.info('service stopped');

@@ -14,6 +14,7 @@ export * from './icons';
 export * from './toaster';
 export * from './types';
 export * from './useServerEvents';
+export * from './slots';
 export * from './entityRoutes';
 export * from './components/ConfirmDialog';
 export * from './components/EditDialog';

@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { ownList } from './ownLists';
 import { usePositionsOfOrder, useSettingsUpdateMutation } from './api';
+import { OrderPayment } from './OrderPayment';
 import { StageDialog } from './StageDialog';
 
 /** Carrier tracking pages (spec §2: they open in a new tab). */
@@ -227,6 +228,7 @@ export function OrderHeader({ id, values }: SectionContext) {
             : null}
         </Figure>
       </div>
+      <OrderPayment id={id} values={values} />
       {userIsStaff(user) && (
         <div className="caravan-consolidation-header" data-testid="consolidation-header">
           {[

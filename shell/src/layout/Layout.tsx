@@ -18,7 +18,7 @@ import {
 } from '@blueprintjs/core';
 import { REMOTES, type CurrentUser } from '@caravan/contracts';
 import { isAdmin } from './menu';
-import { RemoteBoundary, RemotePlaceholder, useServerEvents } from '@caravan/ui-kit';
+import { RemoteBoundary, RemotePlaceholder, Slot, useServerEvents } from '@caravan/ui-kit';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
@@ -109,7 +109,9 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
         </NavbarGroup>
         <NavbarGroup align={Alignment.RIGHT}>
           {isClient && (
-            <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label={t('layout.wallet')} />
+            <div className="caravan-wallet-slot" data-slot="wallet-widget" aria-label={t('layout.wallet')}>
+              <Slot name="wallet-widget" />
+            </div>
           )}
           <Button
             variant="minimal"
@@ -180,7 +182,13 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
             {remotes.flatMap((remote) =>
               remote.status === 'ready'
                 ? remote.routes
-                    .filter((r) => allowed(user, r.roles))
+                    // one route per path: a remote may list a path twice for different roles (mf-wallet's
+                    // /wallet for admins in their folder, for clients without a menu entry)
+                    .filter(
+                      (r, i, all) =>
+                        allowed(user, r.roles) &&
+                        all.findIndex((o) => o.path === r.path && allowed(user, o.roles)) === i,
+                    )
                     .map((r) => (
                       <Route
                         key={r.path}

@@ -8,7 +8,8 @@ import {
   isAdmin,
   MESSAGES,
   ORDER_MESSAGES,
-  ORDER_ADMIN_ONLY_FIELDS,
+  ORDER_PAID_FIELDS,
+  PAYMENT_MESSAGES,
   ORDER_DERIVED_FIELDS,
   ORDER_NUMBER_STATES,
   orderEditableFields,
@@ -48,6 +49,27 @@ const replicaTitle = (entity: string, column: string) => ({
 });
 
 const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
+const PAID_OF_STATE = {
+  product_payment_state: 'product_paid_rur',
+  delivery_payment_state: 'delivery_paid_rur',
+};
+
+/**
+ * Paid amounts and the states they lead to come only from payments (svc-payments' events, ADR 0012),
+ * for everyone: a user chooses how they will pay (not paid yet, self, in CDEK, later) while nothing of
+ * that part is paid; CDEK collects only for an order it carries (a carrier order uuid), or as the new
+ * order's choice.
+ */
+function assertPaymentChoice(prev: Record<string, unknown>, given: Record<string, unknown>) {
+  if (ORDER_PAID_FIELDS.some((f) => f in given)) throw new BusinessError(PAYMENT_MESSAGES.paidByPayments);
+  for (const [f, paidField] of Object.entries(PAID_OF_STATE)) {
+    if (!(f in given) || given[f] === prev[f]) continue;
+    if (!CHOSEN_PAYMENT_STATES.includes(String(given[f])) || Number(prev[paidField] ?? 0) > 0)
+      throw new BusinessError(PAYMENT_MESSAGES.paidByPayments);
+    if (given[f] === 'in_cdek' && prev.stage !== 'draft' && !prev.transport_company_rus_order_uuid)
+      throw new BusinessError(PAYMENT_MESSAGES.inCdekNeedsCarrier);
+  }
+}
 
 function assertFieldsAllowed(
   identity: Identity,
@@ -55,16 +77,13 @@ function assertFieldsAllowed(
   given: Record<string, unknown>,
 ) {
   const fields = Object.keys(given).filter((f) => f !== 'deleted');
+  assertPaymentChoice(prev, given);
   if (isAdmin(identity)) return;
-  if (fields.some((f) => ORDER_ADMIN_ONLY_FIELDS.includes(f))) throw new BusinessError(MESSAGES.adminOnly);
   const derived = fields.find((f) => (ORDER_DERIVED_FIELDS as readonly string[]).includes(f));
   if (derived)
     throw new BusinessError(
       ORDER_MESSAGES.computedPrice((clientOrder.labels as Record<string, string>)[derived] ?? derived),
     );
-  for (const f of ['product_payment_state', 'delivery_payment_state'])
-    if (f in given && !CHOSEN_PAYMENT_STATES.includes(String(given[f])))
-      throw new BusinessError(MESSAGES.adminOnly);
   if ('options' in given) {
     const before = (prev.options as { price_info?: unknown } | null)?.price_info ?? null;
     const after = (given.options as { price_info?: unknown } | null)?.price_info ?? null;

@@ -27,7 +27,48 @@ const holdsMoney = (row: Record<string, unknown>) => dec(String(row.amount ?? '0
  * for everyone (its money moves by a transfer); only an admin gives an empty wallet another client;
  * the wallet's operator must serve its client, unless an admin sets it.
  */
-async function walletRules({ trx, identity, prev, next, given }: RuleContext) {
+async function walletRules(ctx: RuleContext) {
+  await checkOwnership(ctx);
+  await keepOneDefault(ctx);
+  await keepWhilePending(ctx);
+}
+
+const RUB = 2;
+/** How long a bank payment may still arrive: the longest payer page's life (a card bill: an hour), doubled. */
+const PENDING_HOURS = 2;
+
+/** A wallet whose top-up still waits for the bank is not deleted: the money would arrive nowhere. */
+async function keepWhilePending({ trx, prev, given }: RuleContext) {
+  if (!prev || given.deleted !== true || prev.deleted) return;
+  const pending = await trx('acquiring_payment')
+    .where({ wallet_id: prev.id, state: 'pending' })
+    .where('created_at', '>', trx.raw(`now() - interval '${PENDING_HOURS} hours'`))
+    .first('id');
+  if (pending) throw new BusinessError(WALLET_MESSAGES.pendingDelete);
+}
+
+const isDefault = (row: Record<string, unknown> | null | undefined) =>
+  Boolean((row?.options as { is_default?: boolean } | null)?.is_default);
+
+/**
+ * One default wallet per client (the one payments take from and auto-debit uses, ADR 0012), a rouble one,
+ * chosen by the client (or an admin): an operator who reaches the wallet does not turn auto-debit of the
+ * client's money on or off.
+ */
+async function keepOneDefault({ trx, identity, prev, next }: RuleContext) {
+  if (isDefault(next) === isDefault(prev)) return;
+  if (!isAdmin(identity) && !identity.client_ids.includes(Number(next.client_id)))
+    throw new BusinessError(WALLET_MESSAGES.defaultByClient);
+  if (!isDefault(next)) return;
+  if (Number(next.currency_id) !== RUB) throw new BusinessError(WALLET_MESSAGES.defaultRoubleOnly);
+  await trx('wallet')
+    .where({ client_id: next.client_id })
+    .whereNot({ id: prev?.id ?? 0 })
+    .whereRaw(`coalesce((options->>'is_default')::boolean, false)`)
+    .update({ options: trx.raw(`options || '{"is_default": false}'::jsonb`), updated_at: trx.fn.now() });
+}
+
+async function checkOwnership({ trx, identity, prev, next, given }: RuleContext) {
   const admin = isAdmin(identity);
   const moves = 'client_id' in given || 'operator_id' in given;
   if (prev && moves && holdsMoney(prev)) throw new BusinessError(WALLET_MESSAGES.fundedOwner);

@@ -31,10 +31,16 @@ export const DecimalText = (
     .transform((v) => (typeof v === 'number' ? String(v) : v.trim().replace(',', '.')))
     .superRefine(decimalCheck(scale, message, integerDigits));
 
-/** Money: numeric in the database, a decimal string on the wire (never a float). */
+/** A number as money: 10 → '10.00', 12.5 → '12.50'; one with more decimals stays as written, to be refused. */
+const moneyOfNumber = (v: number) => (/^-?\d+(\.\d{1,2})?$/.test(String(v)) ? v.toFixed(2) : String(v));
+
+/**
+ * Money: numeric in the database, a decimal string on the wire (never a float). A number is taken as
+ * written (1.005 has three decimals and is refused, never rounded to 1.00).
+ */
 export const Money = z
   .union([z.string(), z.number()])
-  .transform((v) => (typeof v === 'number' ? v.toFixed(2) : v.trim()))
+  .transform((v) => (typeof v === 'number' ? moneyOfNumber(v) : v.trim()))
   .superRefine(decimalCheck(2, 'ожидается сумма с не более чем 2 знаками после запятой'));
 
 /** A non-negative decimal with up to `scale` decimals, optionally bounded above. */

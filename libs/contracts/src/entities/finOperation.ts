@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatMoney } from '../formatting';
 import { defineEntityContract, Id, Money, Text, type BaseRow } from './common';
 
 /**
@@ -99,14 +100,14 @@ export const finOperation = defineEntityContract({
 export type FinOperation = BaseRow & z.infer<typeof finOperation.fields>;
 
 export const LEDGER_MESSAGES = {
-  notEnough: (available: string) => `на кошельке недостаточно средств: доступно ${available} ₽`,
+  notEnough: (available: string) => `на кошельке недостаточно средств: доступно ${formatMoney(available)}`,
   positive: 'сумма должна быть больше 0',
   walletGone: 'кошелёк не найден или удалён',
   sameWallet: 'кошелёк отправителя и кошелёк получателя совпадают',
   otherCurrency: 'кошельки в разных валютах: перевод между ними невозможен',
   otherClient: 'перевод возможен только между кошельками одного клиента',
   byOperationsOnly: 'финансовые операции создаются только пополнениями, переводами и оплатами',
-  transferred: (amount: string) => `переведено ${amount} ₽`,
+  transferred: (amount: string) => `переведено ${formatMoney(amount)}`,
 } as const;
 
 /** wallet_transfer (spec §7): sender_wallet_id, receiver_wallet_id, amount, test. */

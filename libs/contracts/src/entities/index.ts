@@ -19,3 +19,5 @@ export * from './order';
 export * from './positionColumns';
 export * from './positionsBulk';
 export * from './finOperation';
+export * from './payment';
+export * from './invoice';

@@ -381,8 +381,8 @@ export const ORDER_DERIVED_FIELDS = [
   'logistic_route_price_usd',
   'total_price_rur',
 ] as const;
-/** Paid amounts: recorded by svc-payments or marked by an admin. */
-export const ORDER_ADMIN_ONLY_FIELDS: readonly string[] = ['product_paid_rur', 'delivery_paid_rur'];
+/** Paid amounts: only svc-payments' recorded payments set them (docs/adr/0012-payments.md). */
+export const ORDER_PAID_FIELDS: readonly string[] = ['product_paid_rur', 'delivery_paid_rur'];
 
 /**
  * The order fields this user may change at this stage (null: every field): the item page greys out

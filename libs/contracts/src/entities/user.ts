@@ -254,12 +254,15 @@ export const SettingsParams = z.strictObject({
   favourite_orders: OwnIds.optional(),
   archived_orders: OwnIds.optional(),
   position_doc_columns: z.array(z.enum(POSITION_COLUMNS)).max(POSITION_COLUMNS.length).optional(),
+  /** the wallet the header widget shows (spec: wallet.personalWidget.activeId); null: the default one */
+  wallet_widget_id: z.number().int().positive().nullable().optional(),
 });
 export type SettingsParams = z.infer<typeof SettingsParams>;
 export const SETTINGS_LABELS = {
   labels: {
     favourite_orders: 'избранные заказы',
     archived_orders: 'заказы в архиве',
+    wallet_widget_id: 'кошелёк в виджете',
     position_doc_columns: 'колонки позиций',
   },
 } as const;

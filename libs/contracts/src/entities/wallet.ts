@@ -11,6 +11,9 @@ export const WALLET_MESSAGES = {
   fundedCurrency: 'у кошелька с деньгами валюта не меняется: переведите деньги в кошелёк нужной валюты',
   operatorNotServing: 'этот оператор не обслуживает клиента кошелька',
   fundedDelete: 'удалить можно только пустой кошелёк: сначала переведите деньги в другой кошелёк',
+  defaultByClient: 'основной кошелёк (автосписание) выбирает клиент',
+  defaultRoubleOnly: 'основным может быть только рублёвый кошелёк: с него идут оплаты и автосписание',
+  pendingDelete: 'у кошелька есть платёж, который ещё ждёт банка: удалить кошелёк можно после него',
 } as const;
 
 /**
@@ -26,6 +29,8 @@ export const wallet = defineEntityContract({
     client_id: z.number().int().positive(),
     operator_id: z.number().int().positive().nullable().default(null),
     currency_id: z.number().int().positive().default(2),
+    /** is_default: the wallet payments and the write-off take from, and auto-debit uses (ADR 0012) */
+    options: z.strictObject({ is_default: z.boolean().default(false) }).default({ is_default: false }),
   }),
   labels: {
     title: 'название',
@@ -33,7 +38,9 @@ export const wallet = defineEntityContract({
     client_id: 'клиент',
     operator_id: 'оператор',
     currency_id: 'валюта',
+    options: 'настройки',
   },
+  itemLabels: { options: { is_default: 'по умолчанию (автосписание)' } },
   required: ['title', 'client_id'],
   searchFields: ['title', 'label'],
   refs: { client_id: 'client', operator_id: 'operator', currency_id: 'currency' },

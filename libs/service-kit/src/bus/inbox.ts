@@ -72,8 +72,8 @@ export class InboxConsumer {
     }
     const outcome = await this.db.transaction(async (trx) => {
       const inserted = await trx('inbox')
-        .insert({ event_id: envelope.id, topic, type: envelope.type })
-        .onConflict('event_id')
+        .insert({ event_id: envelope.id, topic, type: envelope.type, subscription: this.subscription.name })
+        .onConflict(['subscription', 'event_id'])
         .ignore()
         .returning('event_id');
       if (!inserted.length) return 'duplicate' as const;

@@ -1,5 +1,6 @@
 import { wallet } from '@caravan/contracts';
 import { Money, RefTitle, userIsAdmin, type EntityView, type FieldDef } from '@caravan/ui-kit';
+import { TopUpButton } from '../../topup/TopUpButton';
 
 const BALANCE = 'баланс';
 const readOnly = () => true;
@@ -26,6 +27,8 @@ export const walletView: EntityView = {
   canCreate: () => false,
   canEdit: userIsAdmin,
   canDelete: () => false,
+  // an admin tops up a client's wallet from its page (with a comment, or as a test)
+  sections: ({ id }) => (id > 0 ? <TopUpButton walletId={id} /> : null),
   columns: [
     { key: 'id', label: 'id' },
     { key: 'title', label: wallet.labels.title },

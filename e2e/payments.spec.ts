@@ -1,0 +1,152 @@
+import type { Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { ADMIN, callAsPage, CLIENT, expect, login, test } from './support';
+
+/**
+ * Paying orders (issue 11; docs/adr/0012-payments.md), in Chromium against the whole system with its
+ * sandbox bank: the client pays an order's goods from the wallet and another order's delivery by card on
+ * the bank's page, the card updates live, the PDF invoice reads right; an admin marks the rest of the
+ * delivery paid; a second client sees none of it.
+ */
+const CLIENT2 = { email: 'client2@caravan.local', password: 'caravan123' };
+
+const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+/** The demo orders of client 1 with something due: the goods of one waiting for payment, the delivery of one sent to Russia. */
+async function ordersWithDues(page: Page) {
+  const dues = await callAsPage(page, 'client_order_dues', { per_page: 50 });
+  expect(dues.ok).toBe(true);
+  const rows = dues.result.rows as {
+    id: number;
+    title: string;
+    stage: string;
+    product_due: string;
+    delivery_due: string;
+  }[];
+  const goods = rows.find((r) => Number(r.product_due) > 10_000)!;
+  const delivery = rows.find((r) => Number(r.delivery_due) > 10_000 && Number(r.product_due) === 0)!;
+  expect(goods, 'a demo order with goods due').toBeTruthy();
+  expect(delivery, 'a demo order with delivery due').toBeTruthy();
+  return { goods, delivery };
+}
+
+async function openPayment(page: Page, orderId: number) {
+  await page.goto(`/client_order/${orderId}`);
+  await page.getByTestId('order-pay').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('payment-dues')).toBeVisible();
+  return dialog;
+}
+
+/** The text of a PDF, page by page, as a reader would select it. */
+async function pdfText(file: string) {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(await readFile(file)) }).promise;
+  let text = '';
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    text += content.items.map((item) => ('str' in item ? item.str : '')).join(' ') + '\n';
+  }
+  return nbsp(text).replace(/\s+/g, ' ');
+}
+
+test('a client pays goods from the wallet and delivery by card, gets the invoice; an admin marks the rest paid', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await login(page, CLIENT);
+  const { goods, delivery } = await ordersWithDues(page);
+  const walletBefore = (await callAsPage(page, 'wallet_list', { per_page: 50 })).result.items.find(
+    (w: { options?: { is_default?: boolean } }) => w.options?.is_default,
+  );
+
+  // the goods, 10 000 ₽ from the default wallet
+  let dialog = await openPayment(page, goods.id);
+  await dialog.getByText('с кошелька', { exact: true }).click();
+  await dialog.getByLabel('сумма, ₽').fill('10000');
+  await dialog.getByTestId('payment-pay').click();
+  await expect(dialog.getByText('готово!')).toBeVisible();
+  await expect(dialog.getByText('товар оплачен частично')).toBeVisible();
+  await dialog.getByRole('button', { name: 'закрыть' }).click();
+  await expect(page.getByTestId('product-payment-state')).toHaveText('оплачен частично');
+  const walletAfter = (await callAsPage(page, 'wallet_get_by_id', { id: walletBefore.id })).result;
+  expect(Number(walletAfter.amount)).toBeCloseTo(Number(walletBefore.amount) - 10000, 2);
+
+  // the delivery, 10 000 ₽ by card: the bank's page opens in a new tab, the payer pays there
+  dialog = await openPayment(page, delivery.id);
+  await expect(dialog.getByLabel('доставка')).toBeChecked();
+  await dialog.getByText('карта', { exact: true }).click();
+  await dialog.getByLabel('сумма, ₽').fill('10000');
+  // the card fee: 10 000 / (1 − 2.5%) = 10 256.41
+  await expect(dialog.getByText('к оплате с комиссией: 10 256,41 ₽')).toBeVisible();
+  const bankPage = page.waitForEvent('popup');
+  await dialog.getByTestId('payment-pay').click();
+  await expect(dialog.getByTestId('bank-waiting')).toBeVisible();
+  const bank = await bankPage;
+  await expect(bank.locator('body')).toContainText('10 256,41');
+  await bank.getByRole('button', { name: 'оплатить' }).click();
+  await expect(bank.locator('body')).toContainText('платёж выполнен');
+  await bank.close();
+  // the result arrives by itself: the order's stream (or the dialog's polling)
+  await expect(dialog.getByText('готово!')).toBeVisible();
+  await expect(dialog.getByText('доставка оплачена частично')).toBeVisible();
+  await dialog.getByRole('button', { name: 'закрыть' }).click();
+  await expect(page.getByTestId('delivery-payment-state')).toHaveText('оплачена частично');
+
+  // the invoice as PDF, its text as the client's accountant reads it
+  const download = page.waitForEvent('download');
+  await page.getByTestId('invoice-pdf').click();
+  const file = await (await download).path();
+  await expect(page.getByText(/файл .* скачан/)).toBeVisible();
+  const text = await pdfText(file);
+  expect(text).toContain('Счёт на оплату');
+  expect(text).toContain(`Счёт на оплату № ${delivery.id}`);
+  expect(text).toContain(
+    'Поставщик (Исполнитель): Общество с ограниченной ответственностью «Восточный экспресс», ИНН 7728041125',
+  );
+  expect(text).toContain(
+    'Покупатель (Заказчик): Общество с ограниченной ответственностью «Ромашка», ИНН 7725012341',
+  );
+  expect(text).toContain('Доставка до РФ');
+  expect(text).toMatch(/Всего к оплате: [\d ]+,\d\d/);
+  expect(text).toMatch(/[А-Я][а-я ]+ рубл(ь|я|ей) \d\d копе(йка|йки|ек)/);
+  expect(text).toContain('Руководитель Ли Вэй');
+
+  // an admin marks the rest of the delivery paid
+  const admin = await browser.newPage();
+  await login(admin, ADMIN);
+  dialog = await openPayment(admin, delivery.id);
+  await dialog.getByText('доставка', { exact: true }).click();
+  await dialog.getByText('отметить оплаченным (администратор)', { exact: true }).click();
+  await dialog.getByTestId('payment-pay').click();
+  await expect(dialog.getByText('состояние оплаты товара/доставки изменено')).toBeVisible();
+  await dialog.getByRole('button', { name: 'закрыть' }).click();
+  await expect(admin.getByTestId('delivery-payment-state')).toHaveText('оплачена до двери');
+  await admin.close();
+  // the client's open card follows live
+  await expect(page.getByTestId('delivery-payment-state')).toHaveText('оплачена до двери');
+
+  // a second client sees none of it
+  const other = await browser.newPage();
+  await login(other, CLIENT2);
+  expect(await callAsPage(other, 'client_order_get_by_id', { id: delivery.id })).toMatchObject({
+    ok: false,
+    message: 'запись не найдена',
+  });
+  expect(
+    await callAsPage(other, 'client_order_payment_receive', { id: delivery.id, prepare: true }),
+  ).toMatchObject({
+    ok: false,
+    message: 'запись не найдена',
+  });
+  const theirs = await callAsPage(other, 'fin_operation_list', { per_page: 100 });
+  expect(theirs.ok).toBe(true);
+  expect(theirs.result.items.length).toBeGreaterThan(0);
+  expect(theirs.result.items.every((o: { wallet_id: number }) => o.wallet_id !== walletBefore.id)).toBe(true);
+  const payments = await callAsPage(other, 'order_payment_list', { per_page: 100 });
+  expect(
+    payments.result.items.some((p: { client_order_id: number }) => p.client_order_id === delivery.id),
+  ).toBe(false);
+  await other.close();
+});

@@ -27,6 +27,27 @@ async function asUser(browser: Browser, user: { email: string; password: string 
   return page;
 }
 
+/**
+ * Client 1's default wallet pays an order by itself once it waits for payment (auto-debit, ADR 0012).
+ * These walks follow unpaid orders (the buyout warns 'заказ не оплачен'), so the client turns
+ * auto-debit off for their length, as in the widget's menu, and back on after them.
+ */
+async function setAutoDebit(browser: Browser, on: boolean) {
+  const page = await asUser(browser, CLIENT);
+  const wallets = (await callAsPage(page, 'wallet_list', { per_page: 50 })).result.items as {
+    id: number;
+    title: string;
+    currency_id: number;
+  }[];
+  const main = wallets.find((w) => w.title === 'Основной' && w.currency_id === 2)!;
+  expect(await callAsPage(page, 'wallet_update', { id: main.id, options: { is_default: on } })).toMatchObject(
+    { ok: true },
+  );
+  await page.context().close();
+}
+test.beforeAll(({ browser }) => setAutoDebit(browser, false));
+test.afterAll(({ browser }) => setAutoDebit(browser, true));
+
 async function addPosition(
   page: Page,
   p: {

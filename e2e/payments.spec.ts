@@ -57,11 +57,15 @@ test('a client pays goods from the wallet and delivery by card, gets the invoice
   test.setTimeout(150_000);
   await login(page, CLIENT);
   const { goods, delivery } = await ordersWithDues(page);
+  // the demo's 'Основной' (15 000 ₽, the wallet a client pays from first)
   const walletBefore = (await callAsPage(page, 'wallet_list', { per_page: 50 })).result.items.find(
-    (w: { options?: { is_default?: boolean } }) => w.options?.is_default,
+    (w: { title: string; currency_id: number }) => w.title === 'Основной' && w.currency_id === 2,
+  );
+  expect(Number(walletBefore.amount), 'the demo wallet holds the 10 000 ₽ paid below').toBeGreaterThanOrEqual(
+    10_000,
   );
 
-  // the goods, 10 000 ₽ from the default wallet
+  // the goods, 10 000 ₽ from the wallet
   let dialog = await openPayment(page, goods.id);
   await dialog.getByText('с кошелька', { exact: true }).click();
   await dialog.getByLabel('сумма, ₽').fill('10000');

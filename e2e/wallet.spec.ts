@@ -62,6 +62,8 @@ async function startTopUp(page: Page, method: string, amount: string, fee = '') 
   await d.getByRole('button', { name: 'пополнить' }).click();
   await expect(d.getByTestId('bank-waiting')).toBeVisible();
   await expect(d.getByText('ожидаем оплату…')).toBeVisible();
+  // what the payer is about to pay the bank stays in sight while the dialog waits
+  await expect(d.getByTestId('bank-amount')).toContainText(`к оплате: ${fee}`);
   return d;
 }
 

@@ -67,6 +67,7 @@ addTranslations('ru', {
       cardOpened: 'страница оплаты картой открыта в новой вкладке',
       openPayPage: 'открыть страницу оплаты',
       waiting: 'ожидаем оплату…',
+      toPay: 'к оплате: {{amount}}',
     },
     writeOff: {
       action: 'оплатить заказы',
@@ -163,6 +164,7 @@ addTranslations('en', {
       cardOpened: 'the card payment page has opened in a new tab',
       openPayPage: 'open the payment page',
       waiting: 'waiting for the payment…',
+      toPay: 'to pay: {{amount}}',
     },
     writeOff: {
       action: 'pay orders',

@@ -13,18 +13,21 @@ import { seed } from './seed';
 
 export const ordersService = (env?: Record<string, string | undefined>): ServiceOptions => {
   // each entity's writes reprice the order, so each needs the other's store; payments' events need it too
-  const stores: { orders?: EntityStore } = {};
+  const stores: { orders?: EntityStore; positions?: EntityStore } = {};
   return {
     name: 'orders',
     migrations,
-    subscriptions: subscriptions(() => stores.orders!),
+    subscriptions: subscriptions(
+      () => stores.orders!,
+      () => stores.positions!,
+    ),
     seed,
     env,
     configure(kit) {
       registerClient(kit);
       registerProvider(kit);
       registerUploads(kit);
-      const positions = registerClientOrderPosition(kit, () => stores.orders!);
+      const positions = (stores.positions = registerClientOrderPosition(kit, () => stores.orders!));
       const orders = (stores.orders = registerClientOrder(kit, positions));
       registerPositionAction(kit, positions, orders);
       registerPositionBulk(kit, positions, () => orders);

@@ -355,6 +355,10 @@ async function formedOrder() {
   return order.id as number;
 }
 const orderRow = (id: number) => w.orders.db('client_order').where({ id }).first();
+const positionIds = (orderId: number) =>
+  w.orders.db('client_order_position').where({ client_order_id: orderId }).orderBy('id').pluck('id');
+const positionStages = (orderId: number) =>
+  w.orders.db('client_order_position').where({ client_order_id: orderId }).orderBy('id').pluck('stage');
 
 describe('paying an order', () => {
   it('prepare tells why an order cannot be paid: a draft', async () => {
@@ -380,8 +384,12 @@ describe('paying an order', () => {
     });
   });
 
-  it('from the wallet: part, then the rest; svc-orders follows with paid amounts and states', async () => {
+  it('from the wallet: part, then the rest; svc-orders follows with paid amounts, states and positions', async () => {
     const orderId = await formedOrder();
+    const [positionId] = await positionIds(orderId);
+    expect(
+      await w.call('client_order_position_action', { id: positionId, action: 'checked' }, admin),
+    ).toMatchObject({ ok: true });
     const walletId = await newWallet();
     await payments.db.transaction(async (trx) => {
       await trx('wallet')
@@ -411,6 +419,10 @@ describe('paying an order', () => {
       ok: true,
       result: { message: 'товар оплачен частично', product_payment_state: 'partial' },
     });
+    await eventually('svc-orders applied the part', async () => {
+      return (await orderRow(orderId)).product_payment_state === 'partial';
+    });
+    expect(await positionStages(orderId)).toEqual(['created']);
     expect(
       (
         await call('client_order_payment_receive', {
@@ -431,6 +443,8 @@ describe('paying an order', () => {
       const o = await orderRow(orderId);
       return o.product_paid_rur === '2500.00' && o.product_payment_state === 'paid';
     });
+    // paid in full: the positions awaiting payment read 'оплачена', with their history
+    expect(await positionStages(orderId)).toEqual(['buyout_waiting']);
     const movements = await movementsOf(walletId);
     expect(movements.map((m: Any) => [m.direction, m.amount, m.cause])).toEqual([
       ['in', '3000.00', 'top_up'],

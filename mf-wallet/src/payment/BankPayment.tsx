@@ -1,5 +1,10 @@
 import { AnchorButton, Button, ControlGroup, InputGroup, Spinner } from '@blueprintjs/core';
-import { PAYMENT_METHOD_LABELS, type AcquiringMethod, type AcquiringPayment } from '@caravan/contracts';
+import {
+  formatMoney,
+  PAYMENT_METHOD_LABELS,
+  type AcquiringMethod,
+  type AcquiringPayment,
+} from '@caravan/contracts';
 import { toast, useDocumentGetQuery, useServerEvents } from '@caravan/ui-kit';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -70,6 +75,11 @@ export function BankPayment({
   };
   return (
     <div className="mfw-waiting" data-testid="bank-waiting">
+      {created.amount_with_fee && (
+        <p className="mfw-to-pay" data-testid="bank-amount">
+          {t('wallets.topUp.toPay', { amount: formatMoney(created.amount_with_fee) })}
+        </p>
+      )}
       {method === 'img' && created.image && (
         <img
           className="mfw-qr"

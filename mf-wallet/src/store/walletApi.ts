@@ -108,6 +108,8 @@ export const walletsChanged = () => baseApi.util.invalidateTags([tag('wallet')])
 /** The reply of POST /api/modul_sbp_create for a top-up. */
 export type SbpCreated = {
   payment_id: number;
+  /** what the payer pays the bank: the amount with the method's fee */
+  amount_with_fee?: string;
   image?: string;
   sbp_link?: string;
   bill?: { url: string };

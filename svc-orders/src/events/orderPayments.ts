@@ -6,7 +6,7 @@ import {
   type Identity,
   type OrderPayment,
 } from '@caravan/contracts';
-import type { EntityStore, EventHandler, Outbox } from '@caravan/service-kit';
+import type { Db, EntityStore, EventHandler, Outbox } from '@caravan/service-kit';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 
@@ -23,7 +23,7 @@ const larger = (a: unknown, b: string) => {
  * late event change nothing; the inbox makes each event count once anyway.
  */
 export const orderPaymentHandler =
-  (orders: () => EntityStore, outbox: Outbox): EventHandler =>
+  (orders: () => EntityStore, positions: () => EntityStore, outbox: Outbox): EventHandler =>
   async (trx, event) => {
     if (event.type !== EVENT_TYPES.entityChanged) return;
     const change = EntityChanged.parse(event.data);
@@ -47,8 +47,27 @@ export const orderPaymentHandler =
       client_ids: [],
       operator_ids: [],
     };
-    await store.changeMany(trx, payer, outbox, [order], (row) => ({
-      ...paid,
-      ...paymentStatesByPaid({ ...(row as Record<string, string>), ...paid }),
-    }));
+    const states = paymentStatesByPaid({ ...(order as Record<string, string>), ...paid });
+    await store.changeMany(trx, payer, outbox, [order], () => ({ ...paid, ...states }));
+    if (states.product_payment_state === 'paid')
+      await markPositionsPaid(trx, positions(), payer, outbox, order.id);
   };
+
+/**
+ * The product paid in full: the order's positions awaiting payment become 'оплачена' (spec §4's
+ * position stage buyout_waiting), so staff see what to buy out. Partly paid leaves them waiting.
+ */
+async function markPositionsPaid(
+  trx: Db,
+  store: EntityStore,
+  payer: Identity,
+  outbox: Outbox,
+  orderId: number,
+) {
+  const waiting = (await trx('client_order_position')
+    .where({ client_order_id: orderId, deleted: false, stage: 'created' })
+    .orderBy('id')
+    .forUpdate()
+    .select(store.stored)) as Row[];
+  await store.changeMany(trx, payer, outbox, waiting, () => ({ stage: 'buyout_waiting' }));
+}

@@ -4,10 +4,10 @@ import { orderPaymentHandler } from './orderPayments';
 
 /**
  * What svc-orders consumes: reference data from svc-carriers and svc-payments, kept as replicas; the
- * orders' payments recorded by svc-payments, applied to their paid amounts and payment states.
+ * orders' payments recorded by svc-payments, applied to their paid amounts, payment states and paid positions.
  */
 export const subscriptions =
-  (orders: () => EntityStore) =>
+  (orders: () => EntityStore, positions: () => EntityStore) =>
   (kit: ServiceKit): Subscription[] => [
     {
       name: 'reference-replica',
@@ -17,6 +17,6 @@ export const subscriptions =
     {
       name: 'order-payments',
       topics: [ENTITY_TOPICS.order_payment],
-      handler: orderPaymentHandler(orders, kit.outbox),
+      handler: orderPaymentHandler(orders, positions, kit.outbox),
     },
   ];

@@ -266,16 +266,17 @@ export function registerSbpCreate(kit: ServiceKit, stores: PaymentStores, setup:
         callbackUrl: setup.callbackUrl,
         testing: setup.testing || p.test,
       };
+      const created = { payment_id: payment.row.id, amount_with_fee: String(payment.row.amount_with_fee) };
       try {
         if (type === 'card') {
           const bill = await setup.acquirer.createBill(request);
           await settleCreated(kit, stores, payment.row.id, identity, bill.transactionId, bill.url);
-          return void res.json(ok({ payment_id: payment.row.id, bill: { url: bill.url } }));
+          return void res.json(ok({ ...created, bill: { url: bill.url } }));
         }
         const sbp = await setup.acquirer.createSbpPayment(request);
         await settleCreated(kit, stores, payment.row.id, identity, sbp.transactionId, sbp.sbpLink);
         const image = type === 'img' ? await qrPngBase64(sbp.sbpLink) : undefined;
-        res.json(ok({ payment_id: payment.row.id, sbp_link: sbp.sbpLink, ...(image ? { image } : {}) }));
+        res.json(ok({ ...created, sbp_link: sbp.sbpLink, ...(image ? { image } : {}) }));
       } catch (err) {
         if (!(err instanceof AcquirerError)) throw err;
         await failPayment(kit, stores, payment.row.id, identity, err.message);

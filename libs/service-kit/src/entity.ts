@@ -46,7 +46,7 @@ import {
   type OrderKey,
 } from './listQuery';
 import { SORT_COLLATION } from './listIndexes';
-import type { Outbox } from './bus/outbox';
+import type { NewEvent, Outbox } from './bus/outbox';
 import type { ProcedureContext, ProcedureRegistry } from './registry';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
@@ -171,6 +171,24 @@ type Fragment = { sql: string; bindings: readonly Knex.Value[] };
 /** A computed column: its SQL, what it holds, and for a reference's title the key the migrations keep (ADR 0005). */
 export type Computed = { sql: string; kind: ColumnKind; title?: TitleKey };
 const sqlOf = (c: string | Computed) => (typeof c === 'string' ? c : c.sql);
+
+/**
+ * The history rows and events of several bulk writes (`insertMany`, `changeMany` given the batch), written
+ * by `flush` in one history insert and one outbox statement: a money operation writes its movements and
+ * its wallets' balances in fewer round trips while it holds the wallets' locks.
+ */
+export class WriteBatch {
+  readonly history: Record<string, unknown>[] = [];
+  readonly events: NewEvent[] = [];
+
+  async flush(trx: Db, outbox: Outbox) {
+    for (let i = 0; i < this.history.length; i += BULK_CHUNK)
+      await trx('history').insert(this.history.slice(i, i + BULK_CHUNK));
+    if (this.events.length) await outbox.writeMany(trx, this.events);
+    this.history.length = 0;
+    this.events.length = 0;
+  }
+}
 
 /** The generic list / get / update / history of one entity, shared by every service. */
 export class EntityStore {
@@ -605,20 +623,30 @@ export class EntityStore {
     rows: readonly Row[],
     op: EntityChanged['op'],
     actor: number | null,
+    batch?: WriteBatch,
   ) {
     if (!this.def.topic || !rows.length) return;
     const events = [];
     for (const row of rows) events.push(await this.eventOf(trx, row, op, actor));
-    await outbox.writeMany(trx, events);
+    if (batch) batch.events.push(...events);
+    else await outbox.writeMany(trx, events);
   }
 
-  /** History of many rows' changes, in chunks of one insert each. */
+  /** History of many rows' changes, in chunks of one insert each (or added to `batch`, written by its flush). */
   async writeHistoryMany(
     trx: Db,
     identity: Identity,
     entries: readonly [number, [string, unknown, unknown][]][],
+    batch?: WriteBatch,
   ) {
-    const rows = entries.flatMap(([itemId, changes]) =>
+    const rows = this.historyRows(identity, entries);
+    if (batch) return void batch.history.push(...rows);
+    for (let i = 0; i < rows.length; i += BULK_CHUNK)
+      await trx('history').insert(rows.slice(i, i + BULK_CHUNK));
+  }
+
+  private historyRows(identity: Identity, entries: readonly [number, [string, unknown, unknown][]][]) {
+    return entries.flatMap(([itemId, changes]) =>
       changes.map(([field, oldValue, newValue]) => ({
         table_name: this.table,
         item_id: itemId,
@@ -629,8 +657,6 @@ export class EntityStore {
         new_value: JSON.stringify(newValue ?? null),
       })),
     );
-    for (let i = 0; i < rows.length; i += BULK_CHUNK)
-      await trx('history').insert(rows.slice(i, i + BULK_CHUNK));
   }
 
   /**
@@ -642,6 +668,7 @@ export class EntityStore {
     identity: Identity,
     outbox: Outbox,
     rows: readonly Record<string, unknown>[],
+    batch?: WriteBatch,
   ): Promise<Row[]> {
     const created: Row[] = [];
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
@@ -660,8 +687,9 @@ export class EntityStore {
       trx,
       identity,
       created.map((row) => [row.id, [['created', null, row]]]),
+      batch,
     );
-    await this.publishMany(outbox, trx, created, 'created', identity.user_id);
+    await this.publishMany(outbox, trx, created, 'created', identity.user_id, batch);
     return created;
   }
 
@@ -676,6 +704,7 @@ export class EntityStore {
     outbox: Outbox,
     rows: readonly Row[],
     change: (row: Row) => Record<string, unknown> | null,
+    batch?: WriteBatch,
   ): Promise<Row[]> {
     const patches = rows.flatMap((row) => {
       const patch = change(row);
@@ -710,8 +739,9 @@ export class EntityStore {
       trx,
       identity,
       patches.map((p) => [p.row.id, p.changes]),
+      batch,
     );
-    await this.publishMany(outbox, trx, updated, 'updated', identity.user_id);
+    await this.publishMany(outbox, trx, updated, 'updated', identity.user_id, batch);
     return updated;
   }
 

@@ -7,7 +7,7 @@ import {
   type FinOperationType,
   type Identity,
 } from '@caravan/contracts';
-import { BusinessError, type Db, type EntityStore, type Outbox } from '@caravan/service-kit';
+import { BusinessError, WriteBatch, type Db, type EntityStore, type Outbox } from '@caravan/service-kit';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 export type LedgerContext = {
@@ -89,9 +89,17 @@ export async function postMovements(trx: Db, ctx: LedgerContext, movements: read
       test: m.test ?? false,
     });
   }
-  const operations = await ctx.operations.insertMany(trx, ctx.identity, ctx.outbox, rows);
-  await ctx.wallets.changeMany(trx, ctx.identity, ctx.outbox, locked, (w) => ({
-    amount: decFormat(balances.get(Number(w.id))!, 2),
-  }));
+  // the movements' and the balances' history and events go out together: fewer round trips under the locks
+  const batch = new WriteBatch();
+  const operations = await ctx.operations.insertMany(trx, ctx.identity, ctx.outbox, rows, batch);
+  await ctx.wallets.changeMany(
+    trx,
+    ctx.identity,
+    ctx.outbox,
+    locked,
+    (w) => ({ amount: decFormat(balances.get(Number(w.id))!, 2) }),
+    batch,
+  );
+  await batch.flush(trx, ctx.outbox);
   return operations;
 }

@@ -6,7 +6,7 @@ import {
   type Identity,
   type OrderPayment,
 } from '@caravan/contracts';
-import type { Db, EntityStore, EventHandler, Outbox } from '@caravan/service-kit';
+import { identityOf, type Db, type EntityStore, type EventHandler, type Outbox } from '@caravan/service-kit';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 
@@ -39,14 +39,7 @@ export const orderPaymentHandler =
       product_paid_rur: larger(order.product_paid_rur, payment.product_paid_rur),
       delivery_paid_rur: larger(order.delivery_paid_rur, payment.delivery_paid_rur),
     };
-    const payer: Identity = {
-      user_id: event.actor ?? 1,
-      fullname: 'оплата',
-      roles: ['admin'],
-      state: 'working',
-      client_ids: [],
-      operator_ids: [],
-    };
+    const payer = identityOf({ user_id: event.actor ?? 1, fullname: 'оплата', roles: ['admin'] });
     const states = paymentStatesByPaid({ ...(order as Record<string, string>), ...paid });
     await store.changeMany(trx, payer, outbox, [order], () => ({ ...paid, ...states }));
     if (states.product_payment_state === 'paid')

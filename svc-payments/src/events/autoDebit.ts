@@ -1,5 +1,5 @@
-import { dec, EntityChanged, EVENT_TYPES, payableNow, type Identity } from '@caravan/contracts';
-import { BusinessError, type Db, type EventHandler, type ServiceKit } from '@caravan/service-kit';
+import { dec, EntityChanged, EVENT_TYPES, payableNow } from '@caravan/contracts';
+import { BusinessError, identityOf, type Db, type EventHandler, type ServiceKit } from '@caravan/service-kit';
 import { postMovements } from '../domain/ledger';
 import { readPaid, recordOrderPayment, withPaid, type OrderReplica } from '../domain/orderPayments';
 
@@ -48,14 +48,7 @@ export const autoDebitHandler =
     if (dec(due) <= 0n) return void (await remember(trx, order.id, 'nothing due'));
     if (dec(String(wallet.amount)) < dec(due))
       return void (await remember(trx, order.id, `wallet short of ${due}`));
-    const identity: Identity = {
-      user_id: event.actor ?? 1,
-      fullname: 'автосписание',
-      roles: ['admin'],
-      state: 'working',
-      client_ids: [],
-      operator_ids: [],
-    };
+    const identity = identityOf({ user_id: event.actor ?? 1, fullname: 'автосписание', roles: ['admin'] });
     const key = `auto_debit:${order.id}:product`;
     const stores = kit.registry.entities;
     try {

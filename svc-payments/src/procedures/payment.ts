@@ -25,6 +25,7 @@ import {
   type PaymentKind,
 } from '@caravan/contracts';
 import {
+  identityOf,
   BusinessError,
   registerEntity,
   titleOf,
@@ -270,16 +271,40 @@ export function registerSbpCreate(kit: ServiceKit, stores: PaymentStores, setup:
       try {
         if (type === 'card') {
           const bill = await setup.acquirer.createBill(request);
-          await settleCreated(kit, stores, payment.row.id, identity, bill.transactionId, bill.url);
+          await changePayment(
+            kit,
+            stores,
+            identity,
+            { id: payment.row.id },
+            {
+              transaction_id: bill.transactionId,
+              payer_url: bill.url,
+            },
+          );
           return void res.json(ok({ ...created, bill: { url: bill.url } }));
         }
         const sbp = await setup.acquirer.createSbpPayment(request);
-        await settleCreated(kit, stores, payment.row.id, identity, sbp.transactionId, sbp.sbpLink);
+        await changePayment(
+          kit,
+          stores,
+          identity,
+          { id: payment.row.id },
+          {
+            transaction_id: sbp.transactionId,
+            payer_url: sbp.sbpLink,
+          },
+        );
         const image = type === 'img' ? await qrPngBase64(sbp.sbpLink) : undefined;
         res.json(ok({ ...created, sbp_link: sbp.sbpLink, ...(image ? { image } : {}) }));
       } catch (err) {
         if (!(err instanceof AcquirerError)) throw err;
-        await failPayment(kit, stores, payment.row.id, identity, err.message);
+        await changePayment(
+          kit,
+          stores,
+          identity,
+          { id: payment.row.id, state: 'pending' },
+          { state: 'failed', message: err.message },
+        );
         res.json(fail(PAYMENT_MESSAGES.acquirerFailed(err.message)));
       }
     } catch (err) {
@@ -290,41 +315,23 @@ export function registerSbpCreate(kit: ServiceKit, stores: PaymentStores, setup:
   });
 }
 
-/** The acquirer's id and the payer's page, on the pending payment. */
-async function settleCreated(
+/**
+ * Changes one acquiring_payment under its row lock, with history and event: the acquirer's id and the
+ * payer's page once the bank answered, or 'failed' with the bank's words while it is still pending.
+ */
+async function changePayment(
   kit: ServiceKit,
   stores: PaymentStores,
-  id: number,
   identity: Identity,
-  transactionId: string,
-  payerUrl: string,
+  where: { id: number; state?: 'pending' },
+  patch: Record<string, unknown>,
 ) {
   await kit.db.transaction(async (trx) => {
     const rows = (await trx('acquiring_payment')
-      .where({ id })
+      .where(where)
       .forUpdate()
       .select(stores.acquiring.stored)) as Row[];
-    await stores.acquiring.changeMany(trx, identity, kit.outbox, rows, () => ({
-      transaction_id: transactionId,
-      payer_url: payerUrl,
-    }));
-  });
-  kit.afterWrite();
-}
-
-async function failPayment(
-  kit: ServiceKit,
-  stores: PaymentStores,
-  id: number,
-  identity: Identity,
-  message: string,
-) {
-  await kit.db.transaction(async (trx) => {
-    const rows = (await trx('acquiring_payment')
-      .where({ id, state: 'pending' })
-      .forUpdate()
-      .select(stores.acquiring.stored)) as Row[];
-    await stores.acquiring.changeMany(trx, identity, kit.outbox, rows, () => ({ state: 'failed', message }));
+    await stores.acquiring.changeMany(trx, identity, kit.outbox, rows, () => patch);
   });
   kit.afterWrite();
 }
@@ -341,14 +348,8 @@ const FINAL_FAILURES = new Set([
 ]);
 
 /** The payer, as the history and the events name who moved the money (the bank acts for them). */
-const payerIdentity = (row: Row): Identity => ({
-  user_id: Number(row.user_id),
-  fullname: 'банк (платёж)',
-  roles: ['admin'],
-  state: 'working',
-  client_ids: [],
-  operator_ids: [],
-});
+const payerIdentity = (row: Row): Identity =>
+  identityOf({ user_id: Number(row.user_id), fullname: 'банк (платёж)', roles: ['admin'] });
 
 /**
  * POST /api/acquiring/callback, public (the gateway passes it without a session): trusted only by its

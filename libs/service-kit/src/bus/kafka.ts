@@ -1,5 +1,5 @@
 import { ALL_TOPICS, prefixedTopic, TOPIC_PARTITIONS } from '@caravan/contracts';
-import { Kafka, logLevel, Partitioners, type Producer, type RetryOptions } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Producer, type RetryOptions } from 'kafkajs';
 import type { Logger } from '../logger';
 
 export function createKafka(clientId: string, brokers: string[], log: Logger): Kafka {
@@ -48,16 +48,46 @@ export async function ensureTopics(
   const admin = kafka.admin(retry ? { retry } : undefined);
   await admin.connect();
   try {
+    const ours = topics.map((t) => prefixedTopic(prefix, t));
     const existing = new Set(await admin.listTopics());
-    const missing = topics.map((t) => prefixedTopic(prefix, t)).filter((t) => !existing.has(t));
+    const missing = ours.filter((t) => !existing.has(t));
     if (missing.length) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: 1 })),
-      });
+      await admin
+        .createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: TOPIC_PARTITIONS, replicationFactor: 1 })),
+        })
+        .catch((err: unknown) => {
+          // services starting together race to create the same topics: another one's creation is as good
+          if (!createdByAnother(err)) throw err;
+        });
     }
+    // topics another service has just created may have no leader yet: its consumers would find none
+    await untilLed(admin, ours);
     return missing;
   } finally {
     await admin.disconnect();
+  }
+}
+
+const createdByAnother = (err: unknown) => {
+  const errors = (err as { errors?: { type?: string }[] } | null)?.errors;
+  return (
+    Array.isArray(errors) && errors.length > 0 && errors.every((e) => e?.type === 'TOPIC_ALREADY_EXISTS')
+  );
+};
+
+/** Waits (at most `ms`) until the broker names a leader for every partition of the topics. */
+async function untilLed(admin: Admin, topics: string[], ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const led = await admin.fetchTopicMetadata({ topics }).then(
+      ({ topics: found }) =>
+        found.length === topics.length &&
+        found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)),
+      () => false,
+    );
+    if (led) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

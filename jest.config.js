@@ -1,4 +1,4 @@
-/** Unit tests sit beside the code; integration tests of each service run in its test/ against real PostgreSQL and Kafka. */
+/** Unit tests sit beside the code (components' *.test.tsx run in jsdom, project 'web'); integration tests of each service run in its test/ against real PostgreSQL and Kafka. */
 const swc = [
   '@swc/jest',
   {
@@ -13,6 +13,12 @@ const moduleNameMapper = {
   '^@caravan/contracts$': '<rootDir>/libs/contracts/src/index.ts',
   '^@caravan/service-kit$': '<rootDir>/libs/service-kit/src/index.ts',
 };
+/** Components: jsdom and Testing Library; styles are the bundler's business, not the test's. */
+const webModuleNameMapper = {
+  ...moduleNameMapper,
+  '^@caravan/ui-kit$': '<rootDir>/libs/ui-kit/src/index.ts',
+  '\\.css$': '<rootDir>/deploy/local/jest-web-style.js',
+};
 module.exports = {
   projects: [
     {
@@ -22,6 +28,15 @@ module.exports = {
       transform: { '^.+\\.tsx?$': swc },
       moduleNameMapper,
       testEnvironment: 'node',
+    },
+    {
+      displayName: 'web',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{libs/ui-kit,shell,mf-*}/src/**/*.test.tsx'],
+      transform: { '^.+\\.tsx?$': swc },
+      moduleNameMapper: webModuleNameMapper,
+      testEnvironment: '<rootDir>/deploy/local/jest-web-environment.js',
+      setupFilesAfterEnv: ['<rootDir>/deploy/local/jest-web-setup.js'],
     },
     {
       displayName: 'integration',

@@ -45,7 +45,7 @@ const brokers = infra.ensureKafka();
 const counts = [];
 if (want('unit')) {
   const out = path.join(cache, 'unit.json');
-  ok = step('unit', bin('jest'), ['--selectProjects', 'unit', '--json', `--outputFile=${out}`]) && ok;
+  ok = step('unit', bin('jest'), ['--selectProjects', 'unit', 'web', '--json', `--outputFile=${out}`]) && ok;
   counts.push(jestCounts(out));
 }
 if (want('integration')) {

@@ -33,7 +33,7 @@ export async function callService(
 export async function eventually<T>(
   what: string,
   check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15000,
+  timeoutMs = 30000,
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -87,7 +87,23 @@ async function untilLed(admin: Admin, topics: string[], ms = 30_000) {
         found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)),
       () => false,
     );
-    if (led) return;
+    if (led && (await allReadable(admin, topics))) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * A leader named in the metadata may not hold the partition's log yet (a loaded single-node broker
+ * answers ListOffsets with 'not the leader' for seconds after creating many topics): a consumer
+ * starting then waits out its whole retry budget. Ready means the offsets of every partition answer.
+ */
+async function allReadable(admin: Admin, topics: string[]) {
+  for (const topic of topics) {
+    const readable = await admin.fetchTopicOffsets(topic).then(
+      () => true,
+      () => false,
+    );
+    if (!readable) return false;
+  }
+  return true;
 }

@@ -1,5 +1,18 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, callAsPage, choose, CLIENT, expect, field, login, OPERATOR, test } from './support';
+import {
+  ADMIN,
+  callAsPage,
+  choose,
+  CLIENT,
+  expect,
+  field,
+  list,
+  listSearch,
+  login,
+  OPERATOR,
+  pick,
+  test,
+} from './support';
 
 const saved = async (page: Page) => {
   await page.getByRole('button', { name: 'сохранить' }).click();
@@ -52,14 +65,11 @@ test('an admin creates a city, a warehouse and a route with links, edits it, see
   await expect(page).toHaveURL(/\/logistic_route\/\d+$/);
 
   const types = page.getByTestId('links-logistic_route_logistic_product_type_link');
-  await types.getByRole('button', { name: 'добавить…' }).click();
-  await page.locator('.caravan-ref-menu').last().getByRole('menuitem', { name: 'Электроника' }).click();
+  await pick(page, types.getByRole('button', { name: 'добавить…' }), null, 'Электроника');
   await expect(types.getByRole('cell', { name: 'Электроника' })).toBeVisible();
   const warehouses = page.getByTestId('links-logistic_route_warehouse_point_link');
   for (const name of [warehouse, 'Москва, Южные ворота']) {
-    await warehouses.getByRole('button', { name: 'добавить…' }).click();
-    await page.locator('.caravan-ref-menu').last().getByLabel('поиск').fill(name);
-    await page.locator('.caravan-ref-menu').last().getByRole('menuitem', { name, exact: true }).click();
+    await pick(page, warehouses.getByRole('button', { name: 'добавить…' }), name, name);
     await expect(warehouses.getByRole('cell', { name, exact: true })).toBeVisible();
   }
 
@@ -89,20 +99,34 @@ test('an admin creates a city, a warehouse and a route with links, edits it, see
   await page.screenshot({ path: test.info().outputPath('calculator.png') });
 });
 
+/** A country of this test's own with cities in it (admin calls), so that a filter by it lists exactly them. */
+async function countryWithCities(page: Page, stamp: string, cities: string[]) {
+  const country = await callAsPage(page, 'country_update', { id: -1, title: `Страна ${stamp}` });
+  expect(country.message ?? null).toBeNull();
+  for (const title of cities) {
+    const city = await callAsPage(page, 'city_update', { id: -1, title, country_id: country.result.id });
+    expect(city.message ?? null).toBeNull();
+  }
+  return country.result as { id: number; title: string };
+}
+
 test('the list sorts, filters, refuses a bad raw condition in words, and restores a deleted row', async ({
   page,
 }) => {
+  const stamp = Date.now().toString().slice(-6);
   await login(page, ADMIN);
+  const cities = [`Вятка ${stamp}`, `Аргунь ${stamp}`, `Бийск ${stamp}`];
+  const country = await countryWithCities(page, stamp, cities);
   await page.goto('/city');
-  await page.getByRole('button', { name: 'сортировка' }).click();
-  await page.getByRole('menuitem', { name: 'название ↑' }).click();
-  await expect(page.getByTestId('document-row').first()).toContainText('Алматы');
-
   await page.getByRole('button', { name: 'фильтр', exact: true }).click();
   await page.getByRole('menuitem', { name: 'страна', exact: true }).click();
-  await choose(page, 'страна', 'Росс', 'Россия', page.getByTestId('filter-panel'));
-  await expect(page.getByTestId('document-row')).toHaveCount(4);
+  await choose(page, 'страна', stamp, country.title, page.getByTestId('filter-panel'));
+  await expect(page.getByTestId('document-row')).toHaveCount(3);
   await expect(page.getByRole('cell', { name: 'Гуанчжоу' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'сортировка' }).click();
+  await page.getByRole('menuitem', { name: 'название ↑' }).click();
+  await expect(page.getByTestId('document-row').first()).toContainText(`Аргунь ${stamp}`);
+  await expect(page.getByTestId('document-row').last()).toContainText(`Вятка ${stamp}`);
 
   await page.getByRole('button', { name: 'фильтр', exact: true }).click();
   await page.getByRole('menuitem', { name: 'условие вручную' }).click();
@@ -111,25 +135,26 @@ test('the list sorts, filters, refuses a bad raw condition in words, and restore
   await expect(page.getByTestId('list-error')).toHaveText(
     'ошибка в условии фильтра: OR не поддерживается: условия соединяются только через AND',
   );
-  await field(page, 'условие вручную').fill("title like 'Влад'");
+  await field(page, 'условие вручную').fill(`title like 'Вятка ${stamp}'`);
   await page.getByRole('button', { name: 'применить' }).click();
   await expect(page.getByTestId('document-row')).toHaveCount(1);
 
-  // delete Vladivostok from its page, find it under the deleted toggle, restore it from the list
+  // delete this test's city from its page, find it under the deleted toggle, restore it from the list
   await page.getByTestId('document-row').click();
+  await expect(field(page, 'название')).toHaveValue(`Вятка ${stamp}`);
   await page.getByRole('button', { name: 'удалить' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'удалить' }).click();
   await expect(page.getByText('запись удалена')).toBeVisible();
   await page.goto('/city');
-  await page.getByPlaceholder('поиск').fill('Владивосток');
-  await expect(page.getByText('ничего не найдено')).toBeVisible();
-  await page.getByText('удалённые', { exact: true }).click();
-  await page.getByRole('button', { name: 'восстановить' }).click();
+  await listSearch(page).fill(`Вятка ${stamp}`);
+  await expect(list(page).getByText('ничего не найдено')).toBeVisible();
+  await list(page).getByText('удалённые', { exact: true }).click();
+  await list(page).getByRole('button', { name: 'восстановить' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'восстановить' }).click();
   await expect(page.getByText('запись восстановлена')).toBeVisible();
-  await expect(page.getByText('ничего не найдено')).toBeVisible();
-  await page.getByText('удалённые', { exact: true }).click();
-  await expect(page.getByRole('cell', { name: 'Владивосток' })).toBeVisible();
+  await expect(list(page).getByText('ничего не найдено')).toBeVisible();
+  await list(page).getByText('удалённые', { exact: true }).click();
+  await expect(list(page).getByRole('cell', { name: `Вятка ${stamp}` })).toBeVisible();
 });
 
 test('back from an item restores the list: its search, sort and filter live in the URL; the sort button says which', async ({
@@ -138,7 +163,7 @@ test('back from an item restores the list: its search, sort and filter live in t
   await login(page, ADMIN);
   await page.goto('/city');
   await expect(page.getByTestId('list-sort')).toHaveText('сортировка: сначала новые');
-  await page.getByPlaceholder('поиск').fill('а');
+  await listSearch(page).fill('а');
   await page.getByTestId('list-sort').click();
   await page.getByRole('menuitem', { name: 'название ↓' }).click();
   await expect(page.getByTestId('list-sort')).toHaveText('сортировка: название ↓');
@@ -156,10 +181,15 @@ test('back from an item restores the list: its search, sort and filter live in t
   const rows = await page.getByTestId('document-row').allTextContents();
   expect(rows.length).toBeGreaterThan(0);
 
+  const first = rows[0];
   await page.getByTestId('document-row').first().click();
   await expect(page).toHaveURL(/\/city\/\d+/);
+  // Back once the item page is on screen (not while the list is still leaving)
+  await expect(field(page, 'название')).toHaveValue(/\S/);
+  await expect(list(page)).toHaveCount(0);
+  expect(first).toContain(await field(page, 'название').inputValue());
   await page.goBack();
-  await expect(page.getByPlaceholder('поиск')).toHaveValue('а');
+  await expect(listSearch(page)).toHaveValue('а');
   await expect(page.getByTestId('list-sort')).toHaveText('сортировка: название ↓');
   await expect(page.getByTestId('filter-panel')).toContainText('страна');
   await expect(page.getByTestId('document-row')).toHaveText(rows);
@@ -262,6 +292,7 @@ test('a client sees the client folder, uses the calculator, and cannot write dir
 test('lookups fill a legal entity from its INN and a bank account from its BIK; an address has a map link', async ({
   page,
 }) => {
+  const stamp = Date.now().toString().slice(-6);
   await login(page, ADMIN);
   await page.goto('/legal_entity/-1');
   await field(page, 'ИНН').fill('5032123452');
@@ -275,11 +306,14 @@ test('lookups fill a legal entity from its INN and a bank account from its BIK; 
   await expect(field(page, 'КПП')).toHaveValue('503201001');
   await expect(field(page, 'руководитель')).toHaveValue('Орлов Сергей Петрович');
   await expect(page.getByLabel('показать на карте')).toHaveAttribute('href', /yandex\.ru\/maps/);
+  // this run's own title, so that the account below picks this entity and no other run's
+  const entity = `ООО «КАРГО ЛАЙН» ${stamp}`;
+  await field(page, 'название').fill(entity);
   await saved(page);
 
   await page.goto('/bank_account/-1');
   await field(page, 'название').fill('Расчётный');
-  await choose(page, 'юрлицо', 'КАРГО', 'ООО «КАРГО ЛАЙН»');
+  await choose(page, 'юрлицо', stamp, entity);
   await field(page, 'расчётный счёт').fill('40702810400000000001');
   await field(page, 'БИК').fill('044525974');
   await page.getByRole('button', { name: 'найти банк по БИК' }).click();
@@ -297,7 +331,14 @@ test('a package gets photos by upload and by link; a link that is no image is re
     'base64',
   );
   await login(page, ADMIN);
-  await page.goto('/package_description/2');
+  // a package of this test's own: the photos below are the only ones it has
+  const created = await callAsPage(page, 'package_description_update', {
+    id: -1,
+    title: `Уголок ${Date.now()}`,
+  });
+  expect(created.message ?? null).toBeNull();
+  const id = created.result.id as number;
+  await page.goto(`/package_description/${id}`);
   await page.getByLabel('загрузить фото…').setInputFiles([
     { name: 'уголок.png', mimeType: 'image/png', buffer: png },
     { name: 'уголок-2.png', mimeType: 'image/png', buffer: png },
@@ -317,7 +358,7 @@ test('a package gets photos by upload and by link; a link that is no image is re
   await page.getByTestId('image-item').nth(1).getByRole('button', { name: 'переместить влево' }).click();
   await saved(page);
 
-  const stored = (await callAsPage(page, 'package_description_get_by_id', { id: 2 })).result.images;
+  const stored = (await callAsPage(page, 'package_description_get_by_id', { id })).result.images;
   expect(stored.map((i: { name: string }) => i.name)).toEqual(['уголок-2.png', 'уголок.png']);
   const image = await page.request.get(stored[0].file);
   expect(image.headers()['content-type']).toBe('image/png');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { PORT_OFFSET } from './playwright.config';
-import { ADMIN, callAsPage, expect, login, test } from './support';
+import { ADMIN, callAsPage, expect, list, listSearch, login, pick, test } from './support';
 
 const MAIL = `http://127.0.0.1:${1080 + PORT_OFFSET}/messages`;
 
@@ -52,14 +52,13 @@ test('a new user registers, confirms by mail, waits, is approved and linked, the
 
   await login(adminPage, ADMIN);
   await adminPage.getByRole('navigation', { name: 'меню' }).getByText('пользователи').click();
-  await adminPage.getByPlaceholder('поиск').fill(email);
-  await adminPage.getByRole('cell', { name: email }).click();
+  await listSearch(adminPage).fill(email);
+  await list(adminPage).getByRole('cell', { name: email }).click();
   await adminPage.getByLabel('состояние').selectOption('working');
   await adminPage.getByRole('button', { name: 'сохранить' }).click();
   await expect(adminPage.getByText('изменения сохранены')).toBeVisible();
   const clients = adminPage.getByTestId('links-client_user_link');
-  await clients.getByRole('button', { name: 'добавить…' }).click();
-  await adminPage.locator('.caravan-ref-menu').getByRole('menuitem', { name: 'ООО «Ромашка»' }).click();
+  await pick(adminPage, clients.getByRole('button', { name: 'добавить…' }), 'Ромашка', 'ООО «Ромашка»');
   await expect(clients.getByRole('cell', { name: 'ООО «Ромашка»' })).toBeVisible();
 
   await login(page, { email, password: 'secret-77' });

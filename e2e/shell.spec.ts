@@ -1,5 +1,5 @@
 import { PORT_OFFSET } from './playwright.config';
-import { ADMIN, callAsPage, CLIENT, expect, field, login, test } from './support';
+import { ADMIN, callAsPage, CLIENT, expect, field, listSearch, login, test } from './support';
 
 test('the admin logs in and opens a page of each remote', async ({ page }) => {
   await login(page, ADMIN);
@@ -40,9 +40,9 @@ test('a record created in a remote is there after reload', async ({ page }) => {
   await expect(field(page, 'название')).toHaveValue(title);
   await page.getByRole('button', { name: 'отмена' }).click();
   await expect(page.getByRole('cell', { name: title })).toBeVisible();
-  await page.getByPlaceholder('поиск').fill('Uzbek');
+  await listSearch(page).fill(title);
   await expect(page.getByTestId('document-row')).toHaveCount(1);
-  await page.getByPlaceholder('поиск').fill('нет такой страны');
+  await listSearch(page).fill('нет такой страны');
   await expect(page.getByText('ничего не найдено')).toBeVisible();
 });
 
@@ -55,10 +55,16 @@ test('a wallet change arrives in the open page over SSE', async ({ page }) => {
   await page.waitForTimeout(500); // let the EventSource connect before the change
 
   const title = `Пополнение ${Date.now()}`;
-  expect((await callAsPage(page, 'wallet_update', { id: wallet.id, title })).ok).toBe(true);
-
-  await expect(page.getByTestId('wallet-live-update')).toContainText(title);
-  await expect(page.getByRole('cell', { name: title })).toBeVisible();
+  // the demo wallet gets its title back whatever happens: other specs find wallets by their titles
+  try {
+    expect(await callAsPage(page, 'wallet_update', { id: wallet.id, title })).toMatchObject({ ok: true });
+    await expect(page.getByTestId('wallet-live-update')).toContainText(title);
+    await expect(page.getByRole('cell', { name: title })).toBeVisible();
+  } finally {
+    expect(await callAsPage(page, 'wallet_update', { id: wallet.id, title: wallet.title })).toMatchObject({
+      ok: true,
+    });
+  }
 });
 
 test('a client sees the client menu only and cannot call an admin method', async ({ page }) => {

@@ -42,6 +42,26 @@ export async function callAsPage(page: Page, method: string, params: unknown) {
 export const field = (scope: Page | Locator, label: string) =>
   scope.getByLabel(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?\\s*$`));
 
+/** The list page's own container (its search box is not a reference select's 'поиск'). */
+export const list = (page: Page) => page.locator('.caravan-document-list');
+/** The list page's search box, scoped to the list. */
+export const listSearch = (page: Page) => list(page).getByRole('textbox', { name: 'поиск', exact: true });
+
+/**
+ * Picks a row from the reference select that `trigger` opens: the one open popover, its search, the
+ * row; then waits until the popover is gone, so that no closing popover's 'поиск' box is still on screen
+ * when the next step looks for one.
+ */
+export async function pick(page: Page, trigger: Locator, search: string | null, option: string) {
+  const popover = page.locator('.caravan-ref-menu');
+  await expect(popover).toHaveCount(0);
+  await trigger.click();
+  await expect(popover).toHaveCount(1);
+  if (search !== null) await popover.getByRole('textbox', { name: 'поиск', exact: true }).fill(search);
+  await popover.getByRole('menuitem', { name: option, exact: true }).click();
+  await expect(popover).toHaveCount(0);
+}
+
 /** Opens a reference select by its label, searches and picks a row. */
 export async function choose(
   page: Page,
@@ -50,25 +70,15 @@ export async function choose(
   option = search,
   scope: Page | Locator = page,
 ) {
-  await field(scope, label).click();
-  const popover = page.locator('.caravan-ref-menu').last();
-  await popover.getByLabel('поиск').fill(search);
-  await popover.getByRole('menuitem', { name: option, exact: true }).click();
+  await pick(page, field(scope, label), search, option);
 }
 
 /** The seeded route Иу → Москва, Складочная for toys: 300 kg in 2 m³ costs 750 $. */
 export async function fillCalculator(page: Page, weight: string) {
   await page.goto('/logistic_route/widget');
-  for (const [label, search, option] of [
-    ['откуда (город в Китае)', 'Иу', 'Иу'],
-    ['склад прибытия', 'Складочная', 'Москва, Складочная'],
-    ['тип товара', 'Игрушки', 'Игрушки'],
-  ] as const) {
-    await field(page, label).click();
-    const popover = page.locator('.caravan-ref-menu').last();
-    await popover.getByLabel('поиск').fill(search);
-    await popover.getByRole('menuitem', { name: option, exact: true }).click();
-  }
+  await choose(page, 'откуда (город в Китае)', 'Иу');
+  await choose(page, 'склад прибытия', 'Складочная', 'Москва, Складочная');
+  await choose(page, 'тип товара', 'Игрушки');
   await field(page, 'вес, кг').fill(weight);
   await field(page, 'объём, м³').fill('2');
 }

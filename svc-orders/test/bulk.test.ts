@@ -1,4 +1,6 @@
+import { eventually, startService, type RunningService } from '@caravan/service-kit';
 import ExcelJS from 'exceljs';
+import { paymentsService } from '../../svc-payments/src/app';
 import { admin, ordersWorld, refused, type Any, type OrdersWorld } from './support';
 
 /**
@@ -7,12 +9,34 @@ import { admin, ordersWorld, refused, type Any, type OrdersWorld } from './suppo
  * message and nothing changed, and two bulk changes of one order at once.
  */
 let w: OrdersWorld;
+let payments: RunningService | undefined;
+/** Operator A's yuan rate (svc-payments' exchange_rate, replicated into orders): 1 ¥ = 12.50 ₽. */
+const YUAN = 12.5;
 beforeAll(async () => {
   w = await ordersWorld('orders-bulk');
+  // the rate the orders are priced at, so that every price below is a figure and never null
+  payments = await startService(
+    paymentsService({
+      ...process.env,
+      KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}orders-bulk-`,
+    }),
+  );
+  await payments.bus.ready;
+  const rate = await w.create(payments, 'exchange_rate', {
+    date: '2026-11-21',
+    operator_id: w.opA.id,
+    client_sell_rate_cny: String(YUAN),
+    client_sell_rate_usd: '95',
+  });
+  await eventually('the rate replicated into orders', async () =>
+    Boolean(await w.orders.db('replica').where({ entity: 'exchange_rate', id: rate.id }).first()),
+  );
 });
 afterAll(async () => {
-  await w?.stop();
+  await Promise.all([w?.stop(), payments?.stop()]);
 });
+/** An order's buyout price as stored. */
+const buyoutOf = async (orderId: number) => (await w.stored('client_order', orderId)).buyout_price_rur;
 
 const image = [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }];
 const newOrder = (fields: Record<string, unknown> = {}, who = w.users.clientA) =>
@@ -431,11 +455,15 @@ describe('move (client_order_position_move)', () => {
     const [from, to] = [await newOrder(), await newOrder()];
     const [a, b] = [await newPosition(from, { price_cny: '10.00', amount: '2' }), await newPosition(from)];
     await newPosition(to);
+    // ¥ 10 × 2 + ¥ 10 × 4 = ¥ 60 and ¥ 40, at 12.50 ₽
+    expect([await buyoutOf(from.id), await buyoutOf(to.id)]).toEqual(['750.00', '500.00']);
     expect(
       await w.call('client_order_position_move', { ids: [a.id], client_order_id: to.id }, w.users.clientA),
     ).toMatchObject({ ok: true, result: { message: 'перенесено позиций: 1' } });
     expect((await positionsOf(to.id)).map((r) => r.id)).toContain(a.id);
     expect((await positionsOf(from.id)).map((r) => r.id)).toEqual([b.id]);
+    // the ¥ 20 went over: ¥ 40 and ¥ 60
+    expect([await buyoutOf(from.id), await buyoutOf(to.id)]).toEqual(['500.00', '750.00']);
   });
 
   it('refuses another client, a formed order for a client and an empty selection, naming the move', async () => {
@@ -499,10 +527,8 @@ describe('consolidation (client_order_consolidate)', () => {
     );
     expect(reply.result.message).toBe('консолидация заказов выполнена');
     expect((await positionsOf(right.id)).map((r) => r.id)).toEqual([l2.id, r1.id].sort((a, b) => a - b));
-    const [l, r] = [await w.stored('client_order', left.id), await w.stored('client_order', right.id)];
-    // buyout prices follow the positions (¥ × the order's rate): the right order now holds 25 of the 35 ¥
-    if (l.buyout_price_rur !== null)
-      expect(Number(r.buyout_price_rur)).toBeGreaterThan(Number(l.buyout_price_rur));
+    // buyout prices follow the positions (¥ × the order's rate): ¥ 10 on the left, ¥ 25 on the right
+    expect([await buyoutOf(left.id), await buyoutOf(right.id)]).toEqual(['125.00', '312.50']);
   });
 
   it('refuses a lonely order, a map that loses a position, and orders of two clients', async () => {

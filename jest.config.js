@@ -17,6 +17,7 @@ const moduleNameMapper = {
 const webModuleNameMapper = {
   ...moduleNameMapper,
   '^@caravan/ui-kit$': '<rootDir>/libs/ui-kit/src/index.ts',
+  '^@caravan/ui-kit/testing$': '<rootDir>/libs/ui-kit/src/testing.tsx',
   '\\.css$': '<rootDir>/deploy/local/jest-web-style.js',
 };
 module.exports = {

@@ -40,25 +40,34 @@ export const USERS = {
   client: user(2, 'client@caravan.local', 'Клиент', ['client']),
 };
 
-/** The fake gateway: answers each call from `answers`, records it; an unknown method is a failed test. */
+/**
+ * The fake gateway: answers each procedure of POST /api/call_pg_func from `answers[method]`, and any
+ * other POST /api/<path> (modul_sbp_create…) from `answers['/api/<path>']` with its JSON body; records
+ * every call. An answer returns the result, or a Refusal (or throws) for `ok: false` with its message;
+ * a call with no answer is refused with a message naming it, so a test sees what it did not expect.
+ */
 export function fakeGateway(answers: Answers) {
   const calls: Call[] = [];
   const reply = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const refuse = (message: string) => reply({ ok: false, result: null, message });
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.endsWith('/api/call_pg_func')) throw new Error(`fakeGateway: no answer for ${url}`);
-    const { method, params } = JSON.parse(String(init?.body)) as { method: string; params: Params };
+    const path = new URL(url, 'http://caravan.test').pathname;
+    const body = JSON.parse(String(init?.body ?? '{}')) as Params;
+    const rpc = path === '/api/call_pg_func';
+    const method: string = rpc ? body.method : path;
+    const params: Params = rpc ? body.params : body;
     const headers = new Headers(init?.headers);
     calls.push({ method, params, idempotencyKey: headers.get('Idempotency-Key') });
     const answer = answers[method];
-    if (!answer) return reply({ ok: false, result: null, message: `fakeGateway: no answer for ${method}` });
+    if (!answer) return refuse(`fakeGateway: no answer for ${method}`);
     try {
       const result = await answer(params);
-      if (result instanceof Refusal) return reply({ ok: false, result: null, message: result.message });
+      if (result instanceof Refusal) return refuse(result.message);
       return reply({ ok: true, result });
     } catch (e) {
-      return reply({ ok: false, result: null, message: (e as Error).message });
+      return refuse((e as Error).message);
     }
   };
   /** The calls of one method, in order. */

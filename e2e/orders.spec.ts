@@ -48,6 +48,26 @@ async function setAutoDebit(browser: Browser, on: boolean) {
 test.beforeAll(({ browser }) => setAutoDebit(browser, false));
 test.afterAll(({ browser }) => setAutoDebit(browser, true));
 
+/** A call that must succeed; a refusal fails the test with its message. */
+async function done(page: Page, method: string, params: unknown) {
+  const reply = await callAsPage(page, method, params);
+  expect(reply.message ?? null).toBeNull();
+  return reply.result;
+}
+
+/** A new draft order of client 1 with operator 1 on the demo route, titled for this test. */
+async function newOrder(page: Page, title: string): Promise<{ id: number; title: string }> {
+  return done(page, 'client_order_update', {
+    id: -1,
+    title,
+    client_id: 1,
+    operator_id: 1,
+    logistic_route_id: 1,
+    buyout_type: 'operator',
+    delivery_type: 'to_door',
+  });
+}
+
 async function addPosition(
   page: Page,
   p: {
@@ -260,12 +280,18 @@ test("an admin's price adjustment grosses the price up by the operator's tax, st
   page,
 }) => {
   await login(page, ADMIN);
-  const drafts = await callAsPage(page, 'client_order_list', {
-    operator_id: 1,
-    where_param: [{ field: 'stage', op: '=', value: 'draft' }],
-    per_page: 1,
+  // a draft of this test's own, priced by its position (not 'the newest draft' another spec left)
+  const draft = await newOrder(page, `Корректировка ${Date.now()}`);
+  await done(page, 'client_order_position_update', {
+    id: -1,
+    client_order_id: draft.id,
+    title: 'Машинка на пульте',
+    link: 'https://detail.1688.com/offer/2.html',
+    price_cny: '100.00',
+    amount: '2',
   });
-  const order = drafts.result.items[0];
+  const order = await done(page, 'client_order_get_by_id', { id: draft.id });
+  expect(Number(order.buyout_price_rur), 'the draft is priced at the operator rate').toBeGreaterThan(0);
   await page.goto(`/client_order/${order.id}`);
   await page.getByRole('button', { name: 'корректировка цен' }).click();
   const d = dialog(page);
@@ -292,8 +318,8 @@ test("a client's favourite and archived orders: their own lists, the archive out
   page,
 }) => {
   await login(page, CLIENT);
-  const mine = (await callAsPage(page, 'client_order_list', { per_page: 1, order_by: 'id asc' })).result
-    .items[0];
+  // an order of this test's own: neither favourite nor archived yet, whatever ran before
+  const mine = await newOrder(page, `Избранное ${Date.now()}`);
   await page.goto(`/client_order/${mine.id}`);
   await page.getByRole('button', { name: 'в избранное' }).click();
   await expect(page.getByRole('button', { name: 'из избранного' })).toBeVisible();

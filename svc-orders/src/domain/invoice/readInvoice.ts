@@ -38,7 +38,7 @@ export async function readInvoice(
       if (!table?.rows.length) continue;
       if (sheet.truncated && !table.ended && table.lastPositionRow > table.lastRow - RUNS_ON)
         throw new InvoiceReadError(BULK_MESSAGES.importTooMany(maxRows));
-      return { rows: table.rows, number: table.number };
+      return { rows: table.rows, number: table.number, columns: table.columns, flags: table.flags };
     }
   } catch (err) {
     if (err instanceof InvoiceReadError) throw err;

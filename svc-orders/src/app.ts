@@ -32,7 +32,7 @@ export const ordersService = (env?: Record<string, string | undefined>): Service
       registerPositionAction(kit, positions, orders);
       registerPositionBulk(kit, positions, () => orders);
       registerOrderBulk(kit, positions, () => orders);
-      registerExcelImport(kit, () => orders);
+      registerExcelImport(kit, () => orders, env);
     },
   };
 };

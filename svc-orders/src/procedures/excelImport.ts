@@ -20,7 +20,9 @@ import {
 } from '@caravan/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { InvoiceReadError, readInvoice } from '../domain/invoice/readInvoice';
+import { ImportQueue, QUEUE_BOUNDS } from '../domain/invoice/importQueue';
+import { readInvoiceIsolated, WORKER_BOUNDS } from '../domain/invoice/isolatedRead';
+import { InvoiceReadError } from '../domain/invoice/readInvoice';
 
 type Received = { path: string | null; name: string; truncated: boolean; fields: Record<string, string> };
 
@@ -59,7 +61,13 @@ function receiveToDisk(req: Request, dir: string): Promise<Received> {
  * supplier invoice into rows for the edit dialog; nothing is stored until the dialog's import
  * (client_order_position_import). Only for a draft order the caller may change.
  */
-export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) {
+export function registerExcelImport(
+  kit: ServiceKit,
+  orders: () => EntityStore,
+  env: Record<string, string | undefined> = process.env,
+) {
+  const bounds = importBounds(env);
+  const queue = new ImportQueue(bounds.queue);
   kit.api.post('/client_order_excel_import', async (req: Request, res: Response) => {
     const dir = await mkdtemp(join(tmpdir(), 'caravan-import-'));
     try {
@@ -84,7 +92,10 @@ export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) 
       if (!(await store.rights(kit.db, identity, orderId)).write)
         return void res.json(fail(MESSAGES.accessDenied));
       if (order.stage !== 'draft') return void res.json(fail(BULK_MESSAGES.importDraftOnly));
-      const result = await readInvoice(got.path, extension as 'xlsx' | 'xls');
+      const path = got.path;
+      const result = await queue.run(identity.user_id, () =>
+        readInvoiceIsolated(path, extension as 'xlsx' | 'xls', {}, bounds.worker),
+      );
       res.json(ok(result));
     } catch (err) {
       if (err instanceof BusinessError || err instanceof InvoiceReadError) res.json(fail(err.message));
@@ -96,4 +107,22 @@ export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) 
       await rm(dir, { recursive: true, force: true });
     }
   });
+}
+
+/** The import's bounds from the environment (docs/adr/0016-import-as-suppliers-write.md). */
+function importBounds(env: Record<string, string | undefined>) {
+  const positive = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    queue: {
+      concurrency: positive('IMPORT_CONCURRENCY', QUEUE_BOUNDS.concurrency),
+      waiting: positive('IMPORT_QUEUE', QUEUE_BOUNDS.waiting),
+    },
+    worker: {
+      memoryMb: positive('IMPORT_WORKER_MEMORY_MB', WORKER_BOUNDS.memoryMb),
+      timeoutMs: positive('IMPORT_TIMEOUT_MS', WORKER_BOUNDS.timeoutMs),
+    },
+  };
 }

@@ -71,6 +71,14 @@ export const BULK_MESSAGES = {
   splitHasParent: 'дочерний заказ нельзя разделить ещё раз',
   splitAll: 'в заказе должна остаться хотя бы одна позиция',
   splitStage: 'разделить можно только заказ на этапе до отправки в РФ',
+  // the import's bounds (docs/adr/0016-import-as-suppliers-write.md)
+  importTooLarge:
+    'файл распаковывается в слишком большую таблицу; оставьте в нём только счёт (без лишних листов и пустых ячеек) или разделите его на части',
+  importTooSlow: 'файл читается слишком долго; оставьте в нём только счёт или разделите его на части',
+  importBusy: 'сейчас читается много файлов; повторите через минуту',
+  importUserBusy: 'ваш предыдущий файл ещё читается; дождитесь его результата',
+  importSumMismatch: (sum: string, amount: string, price: string, product: string) =>
+    `сумма ${sum} не равна кол-ву × цену: ${amount} × ${price} = ${product}; проверьте числа строки`,
 } as const;
 
 const IdSet = z
@@ -89,6 +97,8 @@ export const InvoiceRow = z.strictObject({
   price_no_nds: Money.nullable().default(null),
   nds: Percent.nullable().default(null),
   price_nds: Money.nullable().default(null),
+  /** The supplier's price in yuan (a column in ¥, CNY, RMB, 元): the position's buyout price_cny. */
+  price_cny: Money.nullable().default(null),
 });
 export type InvoiceRow = z.infer<typeof InvoiceRow>;
 export const INVOICE_ROW_LABELS: Record<keyof InvoiceRow, string> = {
@@ -98,8 +108,25 @@ export const INVOICE_ROW_LABELS: Record<keyof InvoiceRow, string> = {
   price_no_nds: 'цена без НДС, ₽',
   nds: 'НДС, %',
   price_nds: 'цена с НДС, ₽',
+  price_cny: 'цена, ¥',
 };
-export type InvoiceImport = { rows: InvoiceRow[]; number: string };
+/** Where a column of the file went: a row's field, or 'sum' (read to check and derive the prices). */
+export type ImportTarget = keyof InvoiceRow | 'sum' | 'sum_cny';
+export const IMPORT_TARGET_LABELS: Record<ImportTarget, string> = {
+  ...INVOICE_ROW_LABELS,
+  sum: 'сумма, ₽ (для проверки)',
+  sum_cny: 'сумма, ¥ (для проверки)',
+};
+/** A column of the file as the import read it: its header (as written) and where its values went. */
+export type ImportColumn = { header: string; target: ImportTarget };
+/** A row the operator should look at: its index in `rows` and why, in words. */
+export type ImportFlag = { row: number; message: string };
+export type InvoiceImport = {
+  rows: InvoiceRow[];
+  number: string;
+  columns?: ImportColumn[];
+  flags?: ImportFlag[];
+};
 
 const ONE = dec('1');
 const asDec = (v: string | null | undefined): Decimal | null => {
@@ -155,6 +182,7 @@ export const NewPosition = z.strictObject({
   type_id: OptionalId,
   sell_price_no_nds_rur: Money.nullable().default(null),
   sell_price_nds_rur: Money.nullable().default(null),
+  price_cny: Money.nullable().optional(),
 });
 export type NewPosition = z.infer<typeof NewPosition>;
 

@@ -6,6 +6,11 @@ export type Cell = string | number | null;
 export type SheetRow = { number: number; cells: Cell[] };
 /** How a text number with a lone comma reads: '1,250' is 1.25 in a Russian invoice, 1250 in an English one. */
 export type Locale = 'ru' | 'en';
+/**
+ * What a lone ',' or '.' before exactly three digits means in one column ('1,200': 1200 or 1.2),
+ * decided from the whole column and the rows' sums (table.ts); undefined: not decided.
+ */
+export type Reading = Partial<Record<',' | '.', 'decimal' | 'group'>>;
 
 /** Columns read from each row; an invoice table never needs more, and a stray far cell costs nothing. */
 export const MAX_COLUMNS = 100;
@@ -65,7 +70,11 @@ const LIMIT = 10n ** 18n; // 12 integer digits at the contracts' 6 internal deci
  * spaces), '1,234.50', '1.234,50', '12,5 шт', '¥ 25.00', '25,00 руб.'. Null for '-', '—', dates
  * written as text and anything else without one clear number.
  */
-export function decimalOf(cell: Cell, locale: Locale): { value: Decimal; rest: string } | null {
+export function decimalOf(
+  cell: Cell,
+  locale: Locale,
+  reading: Reading = {},
+): { value: Decimal; rest: string } | null {
   if (cell === null) return null;
   if (typeof cell === 'number') {
     const value = safeDec(cell);
@@ -73,7 +82,7 @@ export function decimalOf(cell: Cell, locale: Locale): { value: Decimal; rest: s
   }
   const match = TOKEN.exec(cell);
   if (!match) return null;
-  const plain = plainNumber(match[0].replace(MINUS, '').replace(/[\s']/g, ''), locale);
+  const plain = plainNumber(match[0].replace(MINUS, '').replace(/[\s']/g, ''), locale, reading);
   if (plain === null) return null;
   const value = safeDec((MINUS.test(match[0]) ? '-' : '') + plain);
   if (value === null) return null;
@@ -89,12 +98,39 @@ function safeDec(value: number | string): Decimal | null {
   }
 }
 
+/** A lone separator before three digits: '1,200' is 1200 or 1.2, as the column decides. */
+export const AMBIGUOUS = /^[1-9]\d{0,2}([,.])\d{3}$/;
+
+/**
+ * What a text number's separators tell about its column, or nothing for an ambiguous one: '12,5' and
+ * '1.234,50' use ',' as the decimal, '1,234,567' and '1,234.50' group with it.
+ */
+export function separatorsOf(cell: Cell): Reading {
+  if (typeof cell !== 'string') return {};
+  const token = TOKEN.exec(cell)?.[0].replace(MINUS, '');
+  if (!token || AMBIGUOUS.test(token.replace(/[\s']/g, ''))) return {};
+  const spaced = /\d[\s']\d/.test(token);
+  const plain = token.replace(/[\s']/g, '');
+  const dots = plain.split('.').length - 1;
+  const commas = plain.split(',').length - 1;
+  if (dots && commas) {
+    const decimal = plain.lastIndexOf('.') > plain.lastIndexOf(',') ? '.' : ',';
+    return decimal === '.' ? { '.': 'decimal', ',': 'group' } : { ',': 'decimal', '.': 'group' };
+  }
+  const separator = commas ? ',' : dots ? '.' : null;
+  if (!separator) return {};
+  if (commas + dots > 1) return { [separator]: 'group' };
+  return spaced || !/^\d{1,3}[,.]\d{3}$/.test(plain) ? { [separator]: 'decimal' } : {};
+}
+
 /** '1.234,50' → '1234.50': the separator used last is the decimal one, the other groups thousands. */
-function plainNumber(token: string, locale: Locale): string | null {
+function plainNumber(token: string, locale: Locale, reading: Reading): string | null {
   const dots = token.split('.').length - 1;
   const commas = token.split(',').length - 1;
+  const lone = AMBIGUOUS.exec(token)?.[1] as ',' | '.' | undefined;
   let decimal: '.' | ',' | null;
-  if (dots && commas) decimal = token.lastIndexOf('.') > token.lastIndexOf(',') ? '.' : ',';
+  if (lone && reading[lone]) decimal = reading[lone] === 'decimal' ? lone : null;
+  else if (dots && commas) decimal = token.lastIndexOf('.') > token.lastIndexOf(',') ? '.' : ',';
   else if (commas)
     decimal = commas > 1 || (locale === 'en' && /^[1-9]\d{0,2},\d{3}$/.test(token)) ? null : ',';
   else if (dots) decimal = dots > 1 ? null : '.';
@@ -113,8 +149,8 @@ const HUNDRED = dec('100');
 const ONE = dec('1');
 
 /** A price: 2 decimals ('1234.50'). */
-export function money(cell: Cell, locale: Locale): string | null {
-  const found = decimalOf(cell, locale);
+export function money(cell: Cell, locale: Locale, reading?: Reading): string | null {
+  const found = decimalOf(cell, locale, reading);
   return found ? decFormat(found.value, 2) : null;
 }
 
@@ -122,8 +158,12 @@ export function money(cell: Cell, locale: Locale): string | null {
 export const moneyOf = (value: Decimal | null) => (value === null ? null : decFormat(value, 2));
 
 /** A quantity: up to 2 decimals, never negative; '10 шт' also gives its unit. */
-export function quantity(cell: Cell, locale: Locale): { amount: string | null; unit: string } {
-  const found = decimalOf(cell, locale);
+export function quantity(
+  cell: Cell,
+  locale: Locale,
+  reading?: Reading,
+): { amount: string | null; unit: string } {
+  const found = decimalOf(cell, locale, reading);
   if (!found || found.value < ZERO) return { amount: null, unit: '' };
   const unit = found.rest.replace(/^[\s.,:;()]+|[\s,:;()]+$/g, '');
   return {

@@ -15,6 +15,8 @@ export type Role =
   | 'sum'
   | 'sumNo'
   | 'sumWith'
+  | 'priceCny'
+  | 'sumCny'
   | 'other';
 export type Field = Exclude<Role, 'other'>;
 
@@ -37,17 +39,19 @@ const END = '(?=$|[\\s(),.:;/\\-№])';
 const WITHOUT = /без\s*(учета\s*)?(ндс|налога)|excl|without\s*(vat|tax)|\bnet\b|不含税|未税/;
 const WITH = /(^|\s)(с|включая|вкл\.?|с\s*учетом)\s*(ндс|налог)|incl|with\s*(vat|tax)|gross|含税|价税/;
 const PRICE = /цена|price|单价|тариф|стоимость\s*(единицы|за\s*ед)|unit\s*cost|cost\s*per/;
+/** A column in yuan: the supplier's price (the buyout), not a sale price in roubles. */
+export const YUAN = /¥|￥|\bcny\b|\brmb\b|元|юан|yuan/i;
 const SUM = /^(сумма|стоимость|всего|total|amount|line\s*total|金额|总价|总金额|价税合计|合计)/;
 const VAT_SUM =
   /^(в\s*т\.?\s*ч\.?|в\s*том\s*числе)\s*(сумма\s*)?(ндс|налог)|сумма\s*(ндс|налога)|^ндс\s*(сумма|,?\s*руб)|^налог\s*сумма|vat\s*amount|tax\s*amount|amount\s*of\s*(vat|tax)|税额/;
 const RATE = /ставка|^(ндс|налог)\s*,?\s*(%|в\s*%)|^%$|^(vat|tax)\s*(rate|%)|税率/;
 const BARE_RATE = /^(ндс|налог|vat|tax)$/;
 const CODE = new RegExp(
-  `^(код|артикул|арт|sku|code|item\\s*code|product\\s*code|model|model\\s*no|part\\s*(no|number)|штрих-?код|barcode|ean|型号|货号|编码|条码|规格型号|规格)${END}|\\sкод${END}`,
+  `^(код|артикул|арт|sku|code|item\\s*code|item\\s*no\\.?|item\\s*number|art\\.?\\s*no\\.?|style\\s*no\\.?|product\\s*code|model|model\\s*no|part\\s*(no|number)|штрих-?код|barcode|ean|型号|货号|编码|条码|规格型号|规格)${END}|\\sкод${END}|货号|款号`,
 );
 const NUMBER =
   /^(№|n|no|nr|#|п\/п|№\s*п\s*\/?\s*п|номер|номер по порядку|item\s*(no|#)|line|pos|поз|позиция|序号|s\/?n|sl\s*no)\.?$/;
-const AMOUNT = new RegExp(`^(кол-во|кол|количество|к-во|qty|q-ty|quantity|数量)${END}`);
+const AMOUNT = new RegExp(`^(кол-во|кол|количество|к-во|qty|q-ty|q['’‘\`]ty|qnty|quantity|数量)${END}`);
 const PACKAGES = /мест|в\s*одном\s*месте|упаков|короб|ctn|carton|箱/;
 const UNIT = new RegExp(
   `^(ед|единица|ед\\.?\\s*изм|unit|units|uom|u\\/m|单位|计量单位)${END}|условное\\s*обозначение`,
@@ -63,6 +67,8 @@ export function classify(text: string): Role | null {
   if (RATE.test(text) || BARE_RATE.test(text)) return 'nds';
   if (CODE.test(text) || NUMBER.test(text)) return 'other';
   const price = PRICE.test(text);
+  if (price && YUAN.test(text)) return 'priceCny';
+  if (SUM.test(text) && YUAN.test(text)) return 'sumCny';
   if (price && WITHOUT.test(text)) return 'priceNo';
   if (price && WITH.test(text)) return 'priceWith';
   const sum = SUM.test(text);
@@ -94,7 +100,17 @@ function headerOf(columnTexts: string[], height: number): Header | null {
     columns[role] = column;
     if (role === 'nds') bareRate = BARE_RATE.test(text);
   });
-  const priced = ['amount', 'price', 'priceNo', 'priceWith', 'sum', 'sumNo', 'sumWith'] as const;
+  const priced = [
+    'amount',
+    'price',
+    'priceNo',
+    'priceWith',
+    'sum',
+    'sumNo',
+    'sumWith',
+    'priceCny',
+    'sumCny',
+  ] as const;
   if (columns.title === undefined || !priced.some((f) => columns[f] !== undefined)) return null;
   const russian = /[а-я]/.test(columnTexts[columns.title] ?? '');
   return { columns, bareRate, vatIncluded, russian, height, texts: columnTexts };

@@ -4,11 +4,15 @@ import { type Cell, norm, textOf } from './cells';
 const NUMBER = '([\\p{L}\\p{N}][\\p{L}\\p{N}\\-/._#]*)';
 const DOCUMENT =
   'сч[её]т(?:\\s+на\\s+оплату)?|сч[её]т-фактура|сч[её]т-договор|счет-оферта|товарная\\s+накладная|накладная|упд|универсальный\\s+передаточный\\s+документ|инвойс|спецификация|заказ(?:\\s+поставщику)?';
-const SIGN = '(?:№|n|no\\.?|#|nr\\.?)';
+// longest first: 'No.: 12' is the sign 'No.', not 'N' followed by the number 'o.'
+const SIGN = '(?:№|no\\.?|nr\\.?|n(?!\\p{L})|#)';
 /** 'Счет на оплату № 123 от …', 'Invoice No.: INV-1', 'Invoice #: 778', '发票号码: 12345'. */
 const INLINE = [
   new RegExp(`(?<!\\p{L})(?:${DOCUMENT})\\s*${SIGN}\\s*[:：]?\\s*${NUMBER}`, 'iu'),
-  new RegExp(`(?:invoice|proforma|inv\\.?|bill)\\s*(?:${SIGN}|number|num\\.?)\\s*[:：]?\\s*${NUMBER}`, 'iu'),
+  new RegExp(
+    `(?:invoice|proforma(?:\\s*invoice)?|inv\\.?|bill|(?<!\\p{L})p\\.?\\s*/?\\s*i\\.?)\\s*(?:${SIGN}|number|num\\.?)\\s*[:：]?\\s*${NUMBER}`,
+    'iu',
+  ),
   new RegExp(`invoice\\s*[:：]\\s*${NUMBER}`, 'iu'),
   new RegExp(
     `(?:发票号码|发票号|发票编号|单据编号|单号|订单号|合同编号|合同号)\\s*[:：]?\\s*${NUMBER}`,
@@ -17,7 +21,7 @@ const INLINE = [
 ];
 /** A label whose number is in the next cell: '№', 'Invoice No.', 'Счет на оплату №', '发票号码'. */
 const LABEL = new RegExp(
-  `^(?:(?:${DOCUMENT}|invoice|proforma)\\s*)?(?:${SIGN}|number)$|^invoice\\s*(?:${SIGN}|number)$|^(发票号码|发票号|发票编号|单号)$`,
+  `^(?:(?:${DOCUMENT}|invoice|proforma|p\\.?\\s*/?\\s*i\\.?)\\s*)?(?:${SIGN}|number)$|^invoice\\s*(?:${SIGN}|number)$|^(发票号码|发票号|发票编号|单号)$`,
   'iu',
 );
 const BARE_SIGN = new RegExp(`^${SIGN}$`, 'iu');

@@ -45,6 +45,7 @@ const row = (
   no: string | null,
   nds: string | null,
   withVat: string | null,
+  cny: string | null = null,
 ) => ({
   title,
   amount,
@@ -52,12 +53,13 @@ const row = (
   price_no_nds: no,
   nds,
   price_nds: withVat,
+  price_cny: cny,
 });
 
 /** Every row the reader gives passes the contract the import dialog and the service check. */
 function valid(result: InvoiceImport) {
   for (const r of result.rows) expect(InvoiceRow.parse(r)).toEqual(r);
-  return result;
+  return { number: result.number, rows: result.rows };
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -326,13 +328,13 @@ describe('readInvoice: .xlsx layouts', () => {
 describe('readInvoice: .xls and files from other programs', () => {
   it('reads the same rows from a legacy .xls (BIFF8) as from the .xlsx', async () => {
     const path = writeSheetJs('schet.xls', [SCHET]);
-    expect(await readInvoice(path, 'xls')).toEqual({ number: '123', rows: SCHET_ROWS });
+    expect(valid(await readInvoice(path, 'xls'))).toEqual({ number: '123', rows: SCHET_ROWS });
   });
 
   it('reads an .xlsx written by SheetJS (shared strings after the sheets) the same way every time', async () => {
     const path = writeSheetJs('sheetjs.xlsx', [[['Пусто']], SCHET], { bookType: 'xlsx', bookSST: true });
     const reads = await Promise.all(Array.from({ length: 20 }, () => readInvoice(path, 'xlsx')));
-    for (const read of reads) expect(read).toEqual({ number: '123', rows: SCHET_ROWS });
+    for (const read of reads) expect(valid(read)).toEqual({ number: '123', rows: SCHET_ROWS });
   });
 
   it('reads a file by its content whatever the extension says, and an HTML table saved as .xls', async () => {
@@ -426,6 +428,7 @@ describe('readInvoice: refusals and limits', () => {
     // every Cyrillic letter whole, also where the zip stream splits one between two chunks
     expect(read.filter((r, i) => r.title !== `Товар номер ${i + 1} — длинное название`)).toEqual([]);
     await refusal(readInvoice(path, 'xlsx', { maxRows: 100 }));
-    expect(openFiles()).toBe(before);
-  });
+    // a handle of an earlier test may close meanwhile; none of this read stays open
+    expect(openFiles()).toBeLessThanOrEqual(before);
+  }, 30_000);
 });

@@ -1,42 +1,49 @@
 import { open } from 'node:fs/promises';
 import { BULK_MESSAGES, IMPORT_MAX_ROWS, type InvoiceImport } from '@caravan/contracts';
 import type { SheetRow } from './cells';
+import { CellLimitError } from './sheetXml';
 import { InvoiceReadError, readTable } from './table';
 import { xlsSheets } from './xlsSheets';
-import { xlsxSheets } from './xlsxSheets';
+import { XLSX_LIMITS, xlsxSheets } from './xlsxSheets';
+import { ZipLimitError } from './zip';
 
 export { InvoiceReadError };
 
 /** A table that runs on to where SheetJS stopped reading is longer than the limit. */
 const RUNS_ON = 10;
 
+export type ReadOptions = { maxRows?: number; limits?: typeof XLSX_LIMITS };
+
 /**
  * A supplier invoice (счёт на оплату, счёт-фактура, товарная накладная, an English or Chinese
  * invoice) on disk → its position rows and number (docs/adr/0009-excel-import.md). Reads the first
  * visible sheet with a recognisable header. Refuses with InvoiceReadError carrying the Russian
  * message: importUnreadable (not an Excel file, or a broken one), importEmpty (no header or no
- * position), importTooMany (more than maxRows positions).
+ * position), importTooMany (more than maxRows positions), importTooLarge (more to unpack than
+ * XLSX_LIMITS allow: an import bomb).
  */
 export async function readInvoice(
   path: string,
   extension: 'xlsx' | 'xls',
-  o: { maxRows?: number } = {},
+  o: ReadOptions = {},
 ): Promise<InvoiceImport> {
   const maxRows = o.maxRows ?? IMPORT_MAX_ROWS;
   try {
     const format = await formatOf(path, extension);
     if (!format) throw new InvoiceReadError(BULK_MESSAGES.importUnreadable);
     const sheets: AsyncIterable<{ rows: AsyncIterable<SheetRow>; truncated?: boolean }> =
-      format === 'zip' ? xlsxSheets(path) : toAsync(xlsSheets(path, maxRows));
+      format === 'zip' ? xlsxSheets(path, o.limits) : toAsync(xlsSheets(path, maxRows));
     for await (const sheet of sheets) {
       const table = await readTable(sheet.rows, maxRows);
       if (!table?.rows.length) continue;
       if (sheet.truncated && !table.ended && table.lastPositionRow > table.lastRow - RUNS_ON)
         throw new InvoiceReadError(BULK_MESSAGES.importTooMany(maxRows));
-      return { rows: table.rows, number: table.number };
+      return { rows: table.rows, number: table.number, columns: table.columns, flags: table.flags };
     }
   } catch (err) {
     if (err instanceof InvoiceReadError) throw err;
+    if (err instanceof ZipLimitError || err instanceof CellLimitError)
+      throw new InvoiceReadError(BULK_MESSAGES.importTooLarge, { cause: err });
     throw new InvoiceReadError(BULK_MESSAGES.importUnreadable, { cause: err });
   }
   throw new InvoiceReadError(BULK_MESSAGES.importEmpty);

@@ -1,6 +1,7 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { stream as excelStream } from 'exceljs';
 import { type Cell, cellOf, MAX_COLUMNS, type SheetRow } from './cells';
+import { CellLimitError, sheetXml } from './sheetXml';
 import { ZipError, ZipFile } from './zip';
 
 /**
@@ -22,54 +23,83 @@ type SheetModel = { name: string; state?: string; rId: string };
 type ExcelRow = { number: number; values: unknown };
 type ReaderParts = {
   workbookRels?: Relationship[];
+  sharedStrings?: unknown[];
   model?: { sheets?: SheetModel[] };
   _parseRels(part: Readable): Promise<void>;
   _parseWorkbook(part: Readable): Promise<void>;
-  _parseSharedStrings(part: Readable): AsyncIterable<unknown>;
+  _parseSharedStrings(part: Readable): AsyncIterable<{ index: number; text: unknown }>;
   _parseStyles(part: Readable): Promise<void>;
   _parseWorksheet(part: Readable, id: string): Iterable<{ value: AsyncIterable<ExcelRow> }>;
 };
 
 const MB = 1024 * 1024;
-const LIMITS = { small: 16 * MB, styles: 64 * MB, sharedStrings: 256 * MB, sheet: 4096 * MB };
+/**
+ * What one import may unpack (docs/adr/0016-import-as-suppliers-write.md): each part's declared size,
+ * the shared strings' count and a sheet's cells. A 20,000-position invoice needs a fraction of each
+ * (its shared strings ~3 MB, its sheet ~15 MB, ~200,000 cells); a bomb declaring 255 MB of strings is
+ * refused from the zip's directory before a byte is inflated.
+ */
+export const XLSX_LIMITS = {
+  small: 4 * MB,
+  styles: 16 * MB,
+  sharedStringsBytes: 32 * MB,
+  sharedStrings: 300_000,
+  sheetBytes: 128 * MB,
+  cells: 1_000_000,
+};
 const WORKSHEET = /\/worksheet$/;
 const SHARED_STRINGS = /\/sharedStrings$/;
 const STYLES = /\/styles$/;
 
 /** The visible worksheets of an .xlsx in the workbook's order, each a lazy stream of rows. */
-export async function* xlsxSheets(path: string): AsyncGenerator<{ rows: AsyncIterable<SheetRow> }> {
+export async function* xlsxSheets(
+  path: string,
+  limits = XLSX_LIMITS,
+): AsyncGenerator<{ rows: AsyncIterable<SheetRow> }> {
   const zip = await ZipFile.open(path);
   try {
-    const reader = new excelStream.xlsx.WorkbookReader(path, {
-      sharedStrings: 'cache',
-      hyperlinks: 'ignore',
-      // styles tell a date from a number: a date is never a quantity or a price
-      styles: 'cache',
-      worksheets: 'emit',
-      entries: 'emit',
-    }) as unknown as ReaderParts;
-    if (!zip.has('xl/workbook.xml')) throw new ZipError('not a workbook');
-    if (zip.has('xl/_rels/workbook.xml.rels'))
-      await reader._parseRels(await zip.text('xl/_rels/workbook.xml.rels', LIMITS.small));
-    await reader._parseWorkbook(await zip.text('xl/workbook.xml', LIMITS.small));
-    const rels = reader.workbookRels ?? [];
-    const partOf = (type: RegExp) => partPath(rels.find((r) => type.test(r.Type))?.Target);
-    const strings = partOf(SHARED_STRINGS) ?? 'xl/sharedStrings.xml';
-    if (zip.has(strings)) {
-      for await (const _ of reader._parseSharedStrings(await zip.text(strings, LIMITS.sharedStrings)));
-    }
-    const styles = partOf(STYLES) ?? 'xl/styles.xml';
-    if (zip.has(styles)) await reader._parseStyles(await zip.text(styles, LIMITS.styles));
-    // a workbook exceljs cannot parse (XML with namespace prefixes) has no sheets for it
-    if (!reader.model?.sheets?.length) throw new ZipError('no sheets in the workbook');
-    for (const [index, sheet] of reader.model.sheets.entries()) {
-      if (sheet.state && sheet.state !== 'visible') continue;
-      const rel = rels.find((r) => r.Id === sheet.rId && WORKSHEET.test(r.Type));
-      const part = partPath(rel?.Target);
-      if (part && zip.has(part)) yield { rows: sheetRows(reader, zip, part, String(index + 1)) };
-    }
+    yield* workbookSheets(zip, path, limits);
   } finally {
     await zip.close();
+  }
+}
+
+async function* workbookSheets(zip: ZipFile, path: string, limits: typeof XLSX_LIMITS) {
+  const reader = new excelStream.xlsx.WorkbookReader(path, {
+    // emitted to be counted, and cached here (the worksheet parser reads reader.sharedStrings)
+    sharedStrings: 'emit',
+    hyperlinks: 'ignore',
+    // styles tell a date from a number: a date is never a quantity or a price
+    styles: 'cache',
+    worksheets: 'emit',
+    entries: 'emit',
+  }) as unknown as ReaderParts;
+  if (!zip.has('xl/workbook.xml')) throw new ZipError('not a workbook');
+  if (zip.has('xl/_rels/workbook.xml.rels'))
+    await reader._parseRels(await zip.text('xl/_rels/workbook.xml.rels', limits.small));
+  await reader._parseWorkbook(await zip.text('xl/workbook.xml', limits.small));
+  const rels = reader.workbookRels ?? [];
+  const partOf = (type: RegExp) => partPath(rels.find((r) => type.test(r.Type))?.Target);
+  const strings = partOf(SHARED_STRINGS) ?? 'xl/sharedStrings.xml';
+  const cached: unknown[] = (reader.sharedStrings = []);
+  if (zip.has(strings)) {
+    const part = await zip.text(strings, limits.sharedStringsBytes);
+    for await (const { text } of reader._parseSharedStrings(part)) {
+      if (cached.push(text) > limits.sharedStrings) {
+        part.destroy();
+        throw new CellLimitError(`more than ${limits.sharedStrings} shared strings`);
+      }
+    }
+  }
+  const styles = partOf(STYLES) ?? 'xl/styles.xml';
+  if (zip.has(styles)) await reader._parseStyles(await zip.text(styles, limits.styles));
+  // a workbook exceljs cannot parse (XML with namespace prefixes) has no sheets for it
+  if (!reader.model?.sheets?.length) throw new ZipError('no sheets in the workbook');
+  for (const [index, sheet] of reader.model.sheets.entries()) {
+    if (sheet.state && sheet.state !== 'visible') continue;
+    const rel = rels.find((r) => r.Id === sheet.rId && WORKSHEET.test(r.Type));
+    const part = partPath(rel?.Target);
+    if (part && zip.has(part)) yield { rows: sheetRows(reader, zip, part, String(index + 1), limits) };
   }
 }
 
@@ -84,8 +114,11 @@ async function* sheetRows(
   zip: ZipFile,
   part: string,
   id: string,
+  limits: typeof XLSX_LIMITS,
 ): AsyncGenerator<SheetRow> {
-  const text = await zip.text(part, LIMITS.sheet);
+  const raw = await zip.text(part, limits.sheetBytes);
+  const text = sheetXml(limits.cells);
+  pipeline(raw, text, () => undefined);
   try {
     for (const { value: worksheet } of reader._parseWorksheet(text, id)) {
       for await (const row of worksheet) yield { number: row.number, cells: cellsOf(row.values) };

@@ -8,6 +8,8 @@ import { createInflateRaw } from 'node:zlib';
  * after the sheets as often as before them). Only stored and deflated parts; no encryption.
  */
 export class ZipError extends Error {}
+/** A part that declares more bytes than the reader allows for it: refused before any inflating. */
+export class ZipLimitError extends ZipError {}
 
 type Entry = { method: number; compressedSize: number; size: number; offset: number; encrypted: boolean };
 
@@ -47,8 +49,9 @@ export class ZipFile {
 
   /**
    * The part's text, decoded as UTF-8 across chunk boundaries (strings, never Buffers: a character
-   * split between two chunks stays whole). Fails when it inflates beyond what the directory says or
-   * beyond `maxBytes` (a zip bomb stops here, not in memory).
+   * split between two chunks stays whole). Refuses (ZipLimitError) a part declaring more than
+   * `maxBytes`, and fails when it inflates beyond what the directory says (a zip bomb stops here,
+   * not in memory).
    */
   async text(name: string, maxBytes: number): Promise<Readable> {
     const entry = this.entries.get(name);
@@ -59,7 +62,8 @@ export class ZipFile {
     if (local.readUInt32LE(0) !== LOCAL) throw new ZipError('bad local header');
     const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
     if (start + entry.compressedSize > this.size) throw new ZipError('part beyond the end');
-    const limit = Math.min(maxBytes, entry.size);
+    if (entry.size > maxBytes) throw new ZipLimitError(`part ${name} declares ${entry.size} bytes`);
+    const limit = entry.size;
     const out = byteLimit(limit);
     out.setEncoding('utf8');
     if (entry.compressedSize === 0) {

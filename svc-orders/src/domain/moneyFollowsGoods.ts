@@ -78,7 +78,9 @@ export async function moneyFollowsGoods(
     const total = totals.get(fromId) ?? 0n;
     if (num(from.product_paid_rur) > 0n && total <= 0n)
       throw new BusinessError(MONEY_FOLLOWS_MESSAGES.goodsUnpriced(title));
-    const left = await trx('client_order_position').where({ client_order_id: fromId, deleted: false }).first('id');
+    const left = await trx('client_order_position')
+      .where({ client_order_id: fromId, deleted: false })
+      .first('id');
     const data: GoodsMoved = {
       transfer_id: transferId,
       from_order_id: fromId,

@@ -83,8 +83,7 @@ async function applyPaid(
     };
   } else {
     const applied = (await trx('order_paid_seq').where({ client_order_id: order.id }).first('seq')) as
-      | { seq: string }
-      | undefined;
+      { seq: string } | undefined;
     if (applied && Number(applied.seq) >= carried.seq) return;
     await trx.raw(
       `insert into order_paid_seq (client_order_id, seq) values (?, ?)
@@ -95,7 +94,8 @@ async function applyPaid(
   }
   const states = paymentStatesByPaid({ ...(order as Record<string, string>), ...paid });
   await store.changeMany(trx, payer, outbox, [order], () => ({ ...paid, ...states }));
-  if (states.product_payment_state === 'paid') await markPositionsPaid(trx, positions, payer, outbox, order.id);
+  if (states.product_payment_state === 'paid')
+    await markPositionsPaid(trx, positions, payer, outbox, order.id);
 }
 
 /**

@@ -178,7 +178,11 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
               Number(row.client_order_id) === target.id ? null : { client_order_id: target.id },
             );
             await settleOrders(trx, c, [...locked.keys(), target.id]);
-            const moves = rows.map((r) => ({ from: Number(r.client_order_id), to: target.id, goods: goodsOf(r) }));
+            const moves = rows.map((r) => ({
+              from: Number(r.client_order_id),
+              to: target.id,
+              goods: goodsOf(r),
+            }));
             await moneyFollowsGoods(trx, c, all, moves, totals);
             return { count: rows.length, message: BULK_MESSAGES.moved(rows.length) };
           })

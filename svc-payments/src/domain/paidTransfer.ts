@@ -1,12 +1,21 @@
-import { dec, decFormat, MONEY_FOLLOWS_MESSAGES, paidShares, type GoodsMoved, type Identity } from '@caravan/contracts';
+import {
+  dec,
+  decFormat,
+  MONEY_FOLLOWS_MESSAGES,
+  paidShares,
+  type GoodsMoved,
+  type Identity,
+} from '@caravan/contracts';
 import type { Db, EntityStore, Outbox } from '@caravan/service-kit';
 import { lockAccount, saveAccount, type Account } from './orderPayments';
 
 type OrderSeen = { id: number; title?: string; client_id?: number; operator_id?: number | null };
 
 const replicaOrder = async (trx: Db, id: number) =>
-  ((await trx('replica').where({ entity: 'client_order', id }).first('data')) as { data: OrderSeen } | undefined)
-    ?.data ?? null;
+  (
+    (await trx('replica').where({ entity: 'client_order', id }).first('data')) as
+      { data: OrderSeen } | undefined
+  )?.data ?? null;
 
 /**
  * Moves what was paid for goods that left an order to the orders that took them (ADR 0013), under the
@@ -27,10 +36,14 @@ export async function transferPaid(
     ...moved.shares.map((s) => [s.to_order_id, s.to_paid] as const),
   ]);
   const accounts = new Map<number, Account>();
-  for (const id of [...seen.keys()].sort((a, b) => a - b)) accounts.set(id, await lockAccount(trx, id, seen.get(id)!));
+  for (const id of [...seen.keys()].sort((a, b) => a - b))
+    accounts.set(id, await lockAccount(trx, id, seen.get(id)!));
   const done = await trx('order_payment')
     .where({ source_order_id: moved.from_order_id })
-    .whereIn('idempotency_key', moved.shares.map((s) => key(s.to_order_id)))
+    .whereIn(
+      'idempotency_key',
+      moved.shares.map((s) => key(s.to_order_id)),
+    )
     .first('id');
   if (done) return [];
 

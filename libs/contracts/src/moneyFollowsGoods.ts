@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dec, decFormat, type Decimal } from './decimal';
+import { deliveryDue, productDue, type OrderPaymentPricing } from './pricing';
 
 /**
  * Money follows the goods (docs/adr/0013-money-follows-the-goods.md): when positions leave an order
@@ -66,3 +67,20 @@ export function paidShares(
   return shares.map(fmt);
 }
 const fmt = (k: Decimal) => decFormat(k * KOPECK, 2);
+
+/**
+ * What the order card shows as due (ADR 0013): never a negative due — what was paid beyond the price
+ * (two bank payments at once, a price lowered after payment) shows apart, as an overpayment.
+ */
+export function duesShown(order: OrderPaymentPricing): {
+  product: string;
+  delivery: string;
+  overpaid: string;
+} {
+  const product = dec(productDue(order));
+  const delivery = dec(deliveryDue(order));
+  const positive = (d: Decimal) => (d > 0n ? d : 0n);
+  const over = positive(-product) + positive(-delivery);
+  return { product: fmt2(positive(product)), delivery: fmt2(positive(delivery)), overpaid: fmt2(over) };
+}
+const fmt2 = (d: Decimal) => decFormat(d, 2);

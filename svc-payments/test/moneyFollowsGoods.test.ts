@@ -361,6 +361,37 @@ describe('money follows the goods', () => {
     ]);
   });
 
+  it('refuses to move goods out of an order whose delivery is paid, in words, and changes nothing', async () => {
+    const from = await formedOrder(['1', '1']);
+    const to = await formedOrder(['1']);
+    // the delivery paid as svc-payments would have told svc-orders (its price comes later in the flow)
+    await w.orders.db('client_order').where({ id: from }).update({ delivery_paid_rur: '300.00' });
+    const [p1] = await positionIds(from);
+    const snapshot = async () => ({
+      positions: await w.orders
+        .db('client_order_position')
+        .whereIn('client_order_id', [from, to])
+        .orderBy('id'),
+      orders: await w.orders.db('client_order').whereIn('id', [from, to]).orderBy('id'),
+      children: await w.orders.db('client_order').where({ parent_order_id: from }),
+    });
+    const before = await snapshot();
+    const refusal = (title: string) =>
+      `доставка заказа «${title}» уже оплачена: её оплата не делится по товарам, позиции из него не переносятся`;
+    const title = String(before.orders[0].title);
+    expect(
+      await w.call('client_order_position_move', { ids: [p1], client_order_id: to }, w.users.operatorA),
+    ).toEqual({ ok: false, result: null, message: `ошибка при переносе позиций: ${refusal(title)}` });
+    expect(
+      await w.call(
+        'client_order_split',
+        { master_order_id: from, position_list: [{ id: p1, amount: 1 }] },
+        w.users.operatorA,
+      ),
+    ).toEqual({ ok: false, result: null, message: refusal(title) });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('svc-orders converges on the newest account sequence whatever order the payment events arrive in', async () => {
     const orderId = await formedOrder(['2']); // 500 ₽
     const handler = orderPaymentHandler(

@@ -4,6 +4,7 @@ import {
   clientOrderPosition,
   ENTITY_TOPICS,
   EntityChanged,
+  EVENT_TYPES,
   finOperation,
   wallet,
   type EntityContract,
@@ -129,6 +130,8 @@ export class SseHub {
   }
 
   dispatch(envelope: EventEnvelope) {
+    // other events share the entities' topics (goods.moved on the orders'): they are no row change to stream
+    if (envelope.type !== EVENT_TYPES.entityChanged) return;
     let change: EntityChanged;
     try {
       change = EntityChanged.parse(envelope.data);

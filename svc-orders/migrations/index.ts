@@ -3,6 +3,7 @@ import { clientOrderMigration } from './client_order';
 import { listIndexes, orderListIndexes, titleKeysSkipNull } from './list_indexes';
 import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
+import { orderPaidSeq } from './order_paid_seq';
 
 export const migrations: Migration[] = [
   {
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   reachIndexes,
   positionReach,
   titleKeysSkipNull,
+  orderPaidSeq,
 ];

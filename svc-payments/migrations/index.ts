@@ -1,6 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
 import { listIndexes } from './list_indexes';
+import { orderPaidTransfer } from './order_paid_transfer';
 import { autoDebitSeen, orderReplicaByClient, paymentsListIndexes, paymentsMigration } from './payments';
 
 export const migrations: Migration[] = [
@@ -83,4 +84,5 @@ export const migrations: Migration[] = [
   paymentsListIndexes,
   orderReplicaByClient,
   autoDebitSeen,
+  orderPaidTransfer,
 ];

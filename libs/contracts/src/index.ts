@@ -13,3 +13,4 @@ export * from './remotes';
 export * from './formatting';
 export * from './rawWhere';
 export * from './pricing';
+export * from './moneyFollowsGoods';

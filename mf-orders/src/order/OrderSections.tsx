@@ -1,5 +1,5 @@
 import { Button, Card, H5, HTMLTable } from '@blueprintjs/core';
-import { clientOrder, deliveryDue, formatMoney, productDue, type OrderWarning } from '@caravan/contracts';
+import { clientOrder, duesShown, formatMoney, type OrderWarning } from '@caravan/contracts';
 import {
   toast,
   useCurrentUser,
@@ -22,6 +22,7 @@ const rub = (v: unknown) => (v === null || v === undefined || v === '' ? '—' :
 function PriceBreakdown({ values }: { values: Values }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const dues = duesShown(values);
   const rows: [string, string][] = [
     [L.buyout_price_rur, rub(values.buyout_price_rur)],
     [L.to_ru_delivery_price_rur, rub(values.to_ru_delivery_price_rur)],
@@ -32,8 +33,9 @@ function PriceBreakdown({ values }: { values: Values }) {
       values.logistic_route_price_usd ? formatMoney(values.logistic_route_price_usd as string, '$') : '—',
     ],
     [L.total_price_rur, rub(values.total_price_rur)],
-    [t('orders.productDue'), rub(productDue(values))],
-    [t('orders.deliveryDue'), rub(deliveryDue(values))],
+    [t('orders.productDue'), rub(dues.product)],
+    [t('orders.deliveryDue'), rub(dues.delivery)],
+    ...(Number(dues.overpaid) > 0 ? [[t('orders.overpaid'), rub(dues.overpaid)] as [string, string]] : []),
   ];
   return (
     <Card className="caravan-order-section" data-testid="price-breakdown">

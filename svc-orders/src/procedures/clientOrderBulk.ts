@@ -22,6 +22,7 @@ import {
   bulkContext,
   type Row,
 } from '../domain/bulk';
+import { goodsOf, goodsTotals, moneyFollowsGoods } from '../domain/moneyFollowsGoods';
 import { livePositions } from '../domain/stages';
 
 /** What a child order takes of its parent: where the goods go and how, never its money or numbers. */
@@ -94,10 +95,17 @@ export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, order
             throw new BusinessError(BULK_MESSAGES.consolidationMap);
           const moving = live.filter((r) => targetOf.get(r.id) !== Number(r.client_order_id));
           if (!moving.length) throw new BusinessError(BULK_MESSAGES.selectForConsolidation);
+          const totals = await goodsTotals(trx, orderIds);
           await positions.changeMany(trx, c.identity, c.outbox, moving, (row) => ({
             client_order_id: targetOf.get(row.id)!,
           }));
           await settleOrders(trx, c, orderIds);
+          const moves = moving.map((r) => ({
+            from: Number(r.client_order_id),
+            to: targetOf.get(r.id)!,
+            goods: goodsOf(r),
+          }));
+          await moneyFollowsGoods(trx, c, locked, moves, totals);
           return { count: moving.length, message: BULK_MESSAGES.consolidated };
         }),
     })
@@ -133,6 +141,7 @@ export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, order
           const [child] = await c.orders.insertMany(trx, c.identity, c.outbox, [childValues]);
 
           const chosen = live.filter((r) => wanted.has(r.id));
+          const totals = await goodsTotals(trx, [master.id]);
           await positions.changeMany(trx, c.identity, c.outbox, chosen, (row) =>
             whole(row)
               ? { client_order_id: child!.id }
@@ -147,6 +156,16 @@ export function registerOrderBulk(kit: ServiceKit, positions: EntityStore, order
             }));
           await positions.insertMany(trx, c.identity, c.outbox, copies);
           await settleOrders(trx, c, [master.id, child!.id]);
+          const moves = chosen.map((r) => ({
+            from: master.id,
+            to: child!.id,
+            goods: whole(r) ? goodsOf(r) : goodsOf(r, wanted.get(r.id)!),
+          }));
+          const pair = new Map([
+            [master.id, master],
+            [child!.id, child as Row],
+          ]);
+          await moneyFollowsGoods(trx, c, pair, moves, totals);
           return { id: child!.id, message: BULK_MESSAGES.splitCreated };
         }),
     });

@@ -27,6 +27,7 @@ import {
   settleOrders,
   bulkContext,
 } from '../domain/bulk';
+import { goodsOf, goodsTotals, moneyFollowsGoods } from '../domain/moneyFollowsGoods';
 import { patchOrder, warehouseFields } from '../domain/stages';
 
 const labels = clientOrderPosition.labels as Record<string, string>;
@@ -172,10 +173,17 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
               assertExchangeable(c.identity, from, 'from');
               assertSameOwners(from, target);
             }
+            const totals = await goodsTotals(trx, locked.keys());
             await positions.changeMany(trx, c.identity, c.outbox, rows, (row) =>
               Number(row.client_order_id) === target.id ? null : { client_order_id: target.id },
             );
             await settleOrders(trx, c, [...locked.keys(), target.id]);
+            const moves = rows.map((r) => ({
+              from: Number(r.client_order_id),
+              to: target.id,
+              goods: goodsOf(r),
+            }));
+            await moneyFollowsGoods(trx, c, all, moves, totals);
             return { count: rows.length, message: BULK_MESSAGES.moved(rows.length) };
           })
           .catch((err: unknown) => {

@@ -24,6 +24,8 @@ export type OrderReplica = OrderPaymentPricing & {
 };
 /** What svc-payments itself recorded as paid for an order (order_account): the source of the paid amounts. */
 export type Paid = { product_paid_rur: string; delivery_paid_rur: string };
+/** The paid amounts with the account's count of changes (each payment or transfer adds one; ADR 0013). */
+export type Account = Paid & { seq: number };
 
 /**
  * The order if the caller may see it (an admin any, a client their clients', an operator their
@@ -53,14 +55,37 @@ const money = (v: unknown) => decFormat(dec(String(v ?? '0')), 2);
  * The order's paid amounts, locked: payments of one order queue here (and only here). The account
  * opens with what the order already showed as paid (amounts recorded before svc-payments took them).
  */
-export async function lockPaid(trx: Db, order: OrderReplica): Promise<Paid> {
+export async function lockPaid(trx: Db, order: OrderReplica): Promise<Account> {
+  return lockAccount(trx, order.id, order);
+}
+
+/**
+ * The account of an order by id, locked; opened with `seen` (what the order showed as paid) when it
+ * has none yet. Accounts of several orders are locked in id order by the caller.
+ */
+export async function lockAccount(
+  trx: Db,
+  orderId: number,
+  seen: { product_paid_rur?: unknown; delivery_paid_rur?: unknown },
+): Promise<Account> {
   await trx.raw(
     `insert into order_account (client_order_id, product_paid_rur, delivery_paid_rur)
      values (?, ?, ?) on conflict do nothing`,
-    [order.id, money(order.product_paid_rur), money(order.delivery_paid_rur)],
+    [orderId, money(seen.product_paid_rur), money(seen.delivery_paid_rur)],
   );
-  const row = (await trx('order_account').where({ client_order_id: order.id }).forUpdate().first()) as Paid;
-  return { product_paid_rur: money(row.product_paid_rur), delivery_paid_rur: money(row.delivery_paid_rur) };
+  const row = (await trx('order_account').where({ client_order_id: orderId }).forUpdate().first()) as Paid & {
+    seq: string | number;
+  };
+  return {
+    product_paid_rur: money(row.product_paid_rur),
+    delivery_paid_rur: money(row.delivery_paid_rur),
+    seq: Number(row.seq),
+  };
+}
+
+/** Writes an order's account after a change: the amounts and the next sequence. */
+export async function saveAccount(trx: Db, orderId: number, account: Account) {
+  await trx('order_account').where({ client_order_id: orderId }).update(account);
 }
 
 /** The order's paid amounts as recorded (or as the order shows them before its first payment here). */
@@ -111,7 +136,7 @@ export async function recordOrderPayment(
   order: OrderReplica,
   input: OrderPaymentInput,
 ) {
-  const paid = await lockPaid(trx, order);
+  const { seq, ...paid } = await lockPaid(trx, order);
   if (input.key) {
     const done = await trx('order_payment')
       .where({ client_order_id: order.id, idempotency_key: input.key })
@@ -126,6 +151,7 @@ export async function recordOrderPayment(
     );
   const field = input.kind === 'product' ? 'product_paid_rur' : 'delivery_paid_rur';
   const after: Paid = { ...paid, [field]: decFormat(dec(paid[field]) + dec(input.amount), 2) };
+  const account: Account = { ...after, seq: seq + 1 };
   const [row] = await ctx.payments.insertMany(trx, ctx.identity, ctx.outbox, [
     {
       client_order_id: order.id,
@@ -135,6 +161,7 @@ export async function recordOrderPayment(
       type: input.type,
       amount: decFormat(dec(input.amount), 2),
       ...after,
+      paid_seq: account.seq,
       acquiring_payment_id: input.acquiring_payment_id ?? null,
       fin_operation_id: input.fin_operation_id ?? null,
       comment: input.comment ?? '',
@@ -142,7 +169,7 @@ export async function recordOrderPayment(
       test: input.test ?? false,
     },
   ]);
-  await trx('order_account').where({ client_order_id: order.id }).update(after);
+  await saveAccount(trx, order.id, account);
   return { row: row as Record<string, unknown>, order: withPaid(order, after), repeated: false };
 }
 

@@ -31,9 +31,13 @@ export const autoDebitHandler =
     if (event.type !== EVENT_TYPES.entityChanged) return;
     const order = EntityChanged.parse(event.data).row as unknown as OrderReplica & {
       buyout_type?: string;
+      parent_order_id?: number | null;
     };
     if (order.stage !== 'buyout_waiting' || order.deleted || order.state === 'cancelled') return;
     if (!(await firstLook(trx, order.id))) return;
+    // a split child's goods were waiting in its parent: what was paid for them follows them (ADR 0013)
+    if (order.parent_order_id)
+      return void (await remember(trx, order.id, 'split child: its goods were looked at in its parent'));
     if (order.buyout_type === 'self' || PAID_ELSEWHERE.includes(String(order.product_payment_state)))
       return void (await remember(trx, order.id, `paid otherwise: ${String(order.product_payment_state)}`));
     const wallet = (await trx('wallet')

@@ -1,10 +1,12 @@
 import { ENTITY_TOPICS, PAYMENTS_REPLICATED_ENTITIES } from '@caravan/contracts';
 import { replicaHandler, type ServiceKit, type Subscription } from '@caravan/service-kit';
 import { autoDebitHandler } from './autoDebit';
+import { goodsMovedHandler } from './goodsMoved';
 
 /**
  * What svc-payments consumes: the operators, clients, orders and positions it needs, kept as replicas;
- * orders starting to wait for payment, for the auto-debit of the client's default wallet.
+ * orders starting to wait for payment, for the auto-debit of the client's default wallet; goods leaving
+ * an order, whose paid amount follows them (ADR 0013).
  */
 export const subscriptions = (kit: ServiceKit): Subscription[] => [
   {
@@ -13,4 +15,5 @@ export const subscriptions = (kit: ServiceKit): Subscription[] => [
     handler: replicaHandler,
   },
   { name: 'auto-debit', topics: [ENTITY_TOPICS.client_order], handler: autoDebitHandler(kit) },
+  { name: 'paid-transfer', topics: [ENTITY_TOPICS.client_order], handler: goodsMovedHandler(kit) },
 ];

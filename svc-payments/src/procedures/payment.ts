@@ -80,6 +80,14 @@ export function registerPaymentEntities(kit: ServiceKit) {
     contract: orderPayment,
     read: 'any',
     write: 'admin',
+    // ADR 0013: the account's sequence after the payment; a transfer's giving order, its amounts and sequence
+    readonlyColumns: [
+      'paid_seq',
+      'source_order_id',
+      'source_product_paid_rur',
+      'source_delivery_paid_rur',
+      'source_paid_seq',
+    ],
     rules: refuseWrites,
     topic: ENTITY_TOPICS.order_payment,
   });

@@ -116,7 +116,7 @@ export const acquiringPayment = defineEntityContract({
 export type AcquiringPayment = BaseRow & z.infer<typeof acquiringPayment.fields>;
 
 /** How an order's money came: the acquirer's methods, a wallet, an admin's mark. */
-export const ORDER_PAYMENT_TYPES = ['img', 'link', 'card', 'wallet', 'manual'] as const;
+export const ORDER_PAYMENT_TYPES = ['img', 'link', 'card', 'wallet', 'manual', 'transfer'] as const;
 
 /**
  * One payment of an order (ours, ADR 0012), with the order's paid amounts after it — as a

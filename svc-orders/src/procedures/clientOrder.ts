@@ -12,6 +12,7 @@ import {
   PAYMENT_MESSAGES,
   ORDER_DERIVED_FIELDS,
   ORDER_NUMBER_STATES,
+  ORDER_OWNER_FIXED_FIELDS,
   orderEditableFields,
   OrderCreatedParams,
   orderCreatedProblems,
@@ -96,6 +97,21 @@ function assertFieldsAllowed(
   if (!allowed) return;
   if (fields.some((f) => !allowed.includes(f)))
     throw new BusinessError(draft ? MESSAGES.staffOnly : ORDER_MESSAGES.orderLocked);
+}
+
+/**
+ * The order's owners and the version a write was based on (docs/adr/0018-order-fields-and-versions.md):
+ * the client of an existing order never changes, for anyone (its positions, their paid goods and the
+ * dues would follow another client unchecked); a write carrying an older version than the stored one
+ * is refused — a second 'отправлен в РФ' says the order is already there instead of overwriting the
+ * first one's dialog fields. A repeated move to the stage the order is at is refused the same way.
+ */
+function assertOwnerAndVersion({ prev, given, asked }: RuleContext) {
+  if (ORDER_OWNER_FIXED_FIELDS.some((f) => f in given)) throw new BusinessError(ORDER_MESSAGES.clientFixed);
+  const stage = asked?.stage as OrderStage | undefined;
+  const repeated = stage !== undefined && stage !== 'draft' && stage === prev!.stage;
+  if (repeated) throw new BusinessError(ORDER_MESSAGES.alreadyAt(stage));
+  if ('version' in given) throw new BusinessError(ORDER_MESSAGES.staleVersion);
 }
 
 /** A non-admin names an operator serving the order's client (on the operator's client list). */
@@ -229,6 +245,7 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
         assertFieldsAllowed(identity, { stage: 'draft', options: null }, chosen(given));
         return assertOperatorServes(ctx);
       }
+      assertOwnerAndVersion(ctx);
       if ('stage' in given) return applyTransition(ctx, positions, kit.outbox);
       if (ctx.deleted !== undefined && !isAdmin(identity) && prev.stage !== 'draft')
         throw new BusinessError(ORDER_MESSAGES.orderLocked);

@@ -49,6 +49,15 @@ const replicaTitle = (entity: string, column: string) => ({
   kind: 'text' as const,
 });
 
+/** A client sell rate for ¥ from the replica: the order's rate_id, else its operator's latest, else the latest general one. */
+const rateCny = (where: string) =>
+  `(select r.data->>'client_sell_rate_cny' from replica r where r.entity = 'exchange_rate' and not r.deleted and ${where}
+    order by r.data->>'date' desc, r.id desc limit 1)`;
+const ORDER_RATE_CNY_SQL = `select case when client_order.rate_id is not null
+    then ${rateCny('r.id = client_order.rate_id')}
+    else coalesce(${rateCny(`(r.data->>'operator_id')::bigint = client_order.operator_id`)},
+                  ${rateCny(`r.data->>'operator_id' is null`)}) end`;
+
 const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
 const PAID_OF_STATE = {
   product_payment_state: 'product_paid_rur',
@@ -230,6 +239,13 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
       logistic_route_title: replicaTitle('logistic_route', 'logistic_route_id'),
       package_title: replicaTitle('extra_service', 'package_id'),
       parent_order_title: titleOf('client_order', 'parent_order_id', 'client_order'),
+      // the yuan rate the order is priced at (currentOrderRate's choice) and its route's buyout
+      // commission: the position table's per-unit and per-kg prices (contracts' pricing) read them
+      rate_cny: { sql: ORDER_RATE_CNY_SQL, kind: 'text' },
+      buyout_commission: {
+        sql: `select r.data->>'buyout_commission' from replica r where r.entity = 'logistic_route' and r.id = client_order.logistic_route_id`,
+        kind: 'text',
+      },
       children: {
         sql: `select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'weight', c.weight,
                 'transport_company_rus_order_number', c.transport_company_rus_order_number) order by c.id), '[]'::jsonb)

@@ -1,6 +1,7 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { clientOrderMigration } from './client_order';
 import { listIndexes, orderListIndexes, titleKeysSkipNull } from './list_indexes';
+import { orderVersion } from './order_version';
 import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
 import { orderPaidSeq } from './order_paid_seq';
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   positionReach,
   titleKeysSkipNull,
   orderPaidSeq,
+  orderVersion,
 ];

@@ -150,6 +150,8 @@ type DemoRoute = {
   transitDays: number;
   code: string;
   table: DensityRow[];
+  /** logistic_route.buyout_commission, % (svc-carriers' seed) */
+  buyoutCommission: string;
 };
 const ROUTES: Record<number, DemoRoute> = {
   1: {
@@ -157,6 +159,7 @@ const ROUTES: Record<number, DemoRoute> = {
     types: [1, 3, 4, 6],
     transitDays: 21,
     code: 'TR',
+    buyoutCommission: '3.00',
     table: [
       { density_from: '0', density_to: '100', price: '280', unit: 'm3' },
       { density_from: '100', density_to: '200', price: '3.10', unit: 'kg' },
@@ -170,6 +173,7 @@ const ROUTES: Record<number, DemoRoute> = {
     types: [1, 2, 5],
     transitDays: 8,
     code: 'AV',
+    buyoutCommission: '3.00',
     table: [
       { density_from: '0', density_to: '167', price: '1400', unit: 'm3' },
       { density_from: '167', density_to: null, price: '8.50', unit: 'kg' },
@@ -180,6 +184,7 @@ const ROUTES: Record<number, DemoRoute> = {
     types: [1, 3, 4, 6],
     transitDays: 30,
     code: 'RW',
+    buyoutCommission: '2.50',
     table: [
       { density_from: '0', density_to: '100', price: '230', unit: 'm3' },
       { density_from: '100', density_to: '200', price: '2.50', unit: 'kg' },
@@ -1125,6 +1130,7 @@ function pricedOrder(
     positions: positionRows,
     rate,
     routePriceUsd: quote?.price_usd ?? null,
+    routeBuyoutCommission: route.buyoutCommission,
     package: o.package ? PACKAGES[o.package]! : null,
   });
   const { buyout_price_rur, to_ru_delivery_price_rur, package_price_rur, total_price_rur } = derived.order;

@@ -388,9 +388,11 @@ describe('who reaches an order: two clients, two operators', () => {
       refused('запись не найдена'),
     );
     expect(await action(position.id, 'checked', {}, operatorB)).toEqual(refused('запись не найдена'));
-    // a client hands their order to another client; an operator to another operator
+    // a client hands their order to another client (never: the client of an order is fixed, ADR 0018); an operator to another operator
     expect(await call('client_order_update', { id: order.id, client_id: clientB.id }, userA)).toEqual(
-      refused('этот оператор не обслуживает клиента заказа'),
+      refused(
+        'клиент заказа не меняется: для другого клиента создайте новый заказ и перенесите в него позиции',
+      ),
     );
     expect(await call('client_order_update', { id: order.id, operator_id: opB.id }, operatorA)).toEqual(
       refused('недостаточно прав для этого действия'),

@@ -263,3 +263,66 @@ describe('prices follow the positions and the order', () => {
       });
   });
 });
+
+/** A position with the staff's consolidation delivery price (a client may not set it). */
+const staffPosition = (orderId: number, fields: Record<string, unknown>) =>
+  create(orders, 'client_order_position', {
+    client_order_id: orderId,
+    title: 'Кукла',
+    type_id: toys.id,
+    ...fields,
+  });
+
+describe('the position table prices and the buyout commission (ADR 0018)', () => {
+  it("returns the order's yuan rate and commission to every role, and prices the buyout with the route's commission", async () => {
+    const withCommission = await create(carriers, 'logistic_route', {
+      title: 'Авто с комиссией за выкуп',
+      type: 'truck',
+      operator_id: operator.id,
+      from_city_id: route.from_city_id,
+      buyout_commission: '3',
+      density_table: [{ density_from: '100', density_to: null, price: '3.20', unit: 'kg' }],
+    });
+    await create(carriers, 'logistic_route_logistic_product_type_link', {
+      logistic_route_id: withCommission.id,
+      logistic_product_type_id: toys.id,
+    });
+    await eventually('the route replica', async () =>
+      Boolean(await orders.db('replica').where({ entity: 'logistic_route', id: withCommission.id }).first()),
+    );
+    const o = await newOrder({ logistic_route_id: withCommission.id });
+    // (¥100 × 1.03 × 10 + ¥50 to the consolidation warehouse) × 12.5 = 1080 × 12.5 = ₽13500.00
+    const p = await staffPosition(o.id, {
+      price_cny: '100',
+      amount: '10',
+      weight: '2',
+      to_consolidation_warehouse_delivery_price_cny: '50',
+    });
+    expect((await positionsOf(o.id))[0]).toMatchObject({ id: p.id, buyout_price_rur: '13500.00' });
+    expect(await order(o.id)).toMatchObject({ buyout_price_rur: '13500.00', total_price_rur: '13500.00' });
+
+    for (const who of [clientUser, operatorUser, admin]) {
+      const seen = await call('client_order_get_by_id', { id: o.id }, who);
+      expect(seen.ok).toBe(true);
+      expect(Number(seen.result.rate_cny)).toBe(12.5);
+      expect(Number(seen.result.buyout_commission)).toBe(3);
+    }
+    // the same pricing gives the table's per-unit price: ¥50 × 12.5 / 10 + ¥100 × 1.03 × 12.5 = 62.50 + 1287.50
+    const seen = (await call('client_order_get_by_id', { id: o.id }, clientUser)).result;
+    const { positionPricePerUnit, positionPricePerKg, orderBuyoutCommission } =
+      await import('@caravan/contracts');
+    const commission = orderBuyoutCommission(seen, seen.buyout_commission);
+    expect(positionPricePerUnit(p, seen.rate_cny, commission)).toBe('1350.00');
+    expect(positionPricePerKg(p, seen.rate_cny, commission)).toBe('675.00');
+
+    // a self buyout carries no commission: ¥1050 × 12.5
+    const self = await newOrder({ logistic_route_id: withCommission.id, buyout_type: 'self' });
+    await staffPosition(self.id, {
+      price_cny: '100',
+      amount: '10',
+      to_consolidation_warehouse_delivery_price_cny: '50',
+      waybill: 'YT1',
+    });
+    expect(await order(self.id)).toMatchObject({ buyout_price_rur: '13125.00' });
+  });
+});

@@ -5,7 +5,12 @@ import {
   checkedProblems,
   clientOrder,
   clientOrderPosition,
+  CONSOLIDATION_STAGES,
   describeIssues,
+  movableOrderStagesFor,
+  ORDER_OWNER_FIXED_FIELDS,
+  orderEditableFields,
+  positionDataEditable,
   ORDER_MESSAGES,
   orderCreatedProblems,
   orderStageFromPositions,
@@ -280,5 +285,43 @@ describe('the operator working-hours notice (Moscow time)', () => {
     expect(operatorHoursNotice(hours, new Date('2026-11-28T09:00:00Z')).kind).toBe('day_off');
     // Sunday 23:30 UTC is Monday 02:30 in Moscow: before Monday's hours, not Sunday's day off
     expect(operatorHoursNotice(hours, new Date('2026-11-22T23:30:00Z')).kind).toBe('before');
+  });
+});
+
+describe('order fields by stage and role (one list for the card and the service, ADR 0018)', () => {
+  const admin = { roles: ['admin' as const] };
+
+  it('lets a client change the carrier in Russia until the order leaves for Russia, never after', () => {
+    expect(orderEditableFields('created', client)).toContain('transport_company_rus');
+    expect(orderEditableFields('sent_to_ru', client)).toContain('transport_company_rus');
+    expect(orderEditableFields('sent_to_door', client)).not.toContain('transport_company_rus');
+    expect(orderEditableFields('client_confirmed', client)).toEqual([]);
+  });
+
+  it("keeps staff's shipment facts until the goods are received, notes until the order is confirmed", () => {
+    expect(orderEditableFields('client_received', operator)).toContain('weight');
+    expect(orderEditableFields('client_confirmed', operator)).not.toContain('weight');
+    expect(orderEditableFields('client_confirmed', operator)).toEqual([
+      'order_number',
+      'warning_arr',
+      'comment',
+    ]);
+    expect(orderEditableFields('created', client)).not.toContain('weight');
+    expect(orderEditableFields('client_confirmed', admin)).toBeNull();
+    expect(orderEditableFields('draft', operator)).toBeNull();
+  });
+
+  it('fixes the client of an order; positions editable in draft or by staff; movable stages by role', () => {
+    expect(ORDER_OWNER_FIXED_FIELDS).toEqual(['client_id']);
+    expect(positionDataEditable('draft', client)).toBe(true);
+    expect(positionDataEditable('created', client)).toBe(false);
+    expect(positionDataEditable('sent_to_ru', operator)).toBe(true);
+    expect(movableOrderStagesFor(client)).toEqual(['draft']);
+    expect(movableOrderStagesFor(operator)).toEqual(CONSOLIDATION_STAGES);
+    expect(CONSOLIDATION_STAGES).toContain('warehouse_received');
+  });
+
+  it("names the stage an order is already at: 'заказ уже отправлен в РФ'", () => {
+    expect(ORDER_MESSAGES.alreadyAt('sent_to_ru')).toBe('заказ уже отправлен в РФ');
   });
 });

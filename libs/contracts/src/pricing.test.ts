@@ -7,6 +7,7 @@ import {
   positionDeliveryEstimates,
   currencyRate,
   deliveryDue,
+  orderBuyoutCommission,
   orderBuyoutPriceRur,
   orderExchangeRate,
   orderPricePerKg,
@@ -98,10 +99,25 @@ describe('price per unit and per kg of a position', () => {
 
 describe('delivery per kg and the order price per kg', () => {
   const order = { weight: '20', to_ru_delivery_price_rur: '3000', to_door_delivery_price_rur: '500.00' };
+  // the position's delivery estimates: to Russia 90.50 ¥ (at 11.05 = 1000.025 ₽), within Russia 200 ₽
+  const position = {
+    weight: '1.5',
+    amount: '4',
+    to_ru_delivery_price_cny: '90.50',
+    to_door_delivery_price_rur: '200',
+  };
 
-  it("shares the order's delivery by the position's part of the weight", () => {
-    // (3000 + 500) × 1.5 × 4 / 20 = 3500 × 6 / 20 = 1050
-    expect(positionDeliveryPerKg({ weight: '1.5', amount: '4' }, order)).toBe('1050.00');
+  it("is the position's delivery in rubles over its weight, a price per kg (ADR 0018)", () => {
+    // (90.50 × 11.05 + 200) / (1.5 × 4) = 1200.025 / 6 = 200.004… → 200.00
+    expect(positionDeliveryPerKg(position, '11.05')).toBe('200.00');
+    // within Russia only: 200 / 6 = 33.33
+    expect(positionDeliveryPerKg({ ...position, to_ru_delivery_price_cny: null }, null)).toBe('33.33');
+  });
+
+  it('is not the share of the delivery the spec formula gives (that share is the weight times this)', () => {
+    // the spec formula gave (3000 + 500) × 1.5 × 4 / 20 = 1050 for a position of 6 kg: 175 ₽/kg
+    const shared = { ...position, to_ru_delivery_price_cny: null, to_door_delivery_price_rur: '1050' };
+    expect(positionDeliveryPerKg(shared, '11.05')).toBe(orderPricePerKg(order));
   });
 
   it('order price per kg is the delivery over the weight', () => {
@@ -112,11 +128,57 @@ describe('delivery per kg and the order price per kg', () => {
     expect(orderPricePerKg({ weight: '20', to_ru_delivery_price_rur: '3000' })).toBe('150.00');
   });
 
-  it('is null for a zero or missing order weight, or a position without weight', () => {
-    expect(positionDeliveryPerKg({ weight: '1.5', amount: '4' }, { ...order, weight: '0' })).toBeNull();
-    expect(positionDeliveryPerKg({ weight: null, amount: '4' }, order)).toBeNull();
+  it('is null without a weight, an amount, any delivery, or the rate its part to Russia needs', () => {
+    expect(positionDeliveryPerKg({ ...position, weight: null }, '11.05')).toBeNull();
+    expect(positionDeliveryPerKg({ ...position, weight: '0' }, '11.05')).toBeNull();
+    expect(positionDeliveryPerKg({ ...position, amount: null }, '11.05')).toBeNull();
+    expect(positionDeliveryPerKg({ weight: '1.5', amount: '4' }, '11.05')).toBeNull();
+    expect(positionDeliveryPerKg(position, null)).toBeNull();
     expect(orderPricePerKg({ ...order, weight: '0' })).toBeNull();
     expect(orderPricePerKg({ ...order, weight: null })).toBeNull();
+  });
+});
+
+describe("the route's buyout commission: one pricing for the calculator and the order", () => {
+  const position = { price_cny: '100', amount: '10', to_consolidation_warehouse_delivery_price_cny: '50' };
+
+  it('is carried by the buyout price: goods × (1 + commission) + consolidation delivery, at the rate', () => {
+    // (100 × 1.03 × 10 + 50) × 11.05 = 1080 × 11.05 = 11934.00
+    expect(positionBuyoutPriceRur(position, '11.05', '3')).toBe('11934.00');
+    // without: (1000 + 50) × 11.05 = 11602.50
+    expect(positionBuyoutPriceRur(position, '11.05')).toBe('11602.50');
+    expect(orderBuyoutPriceRur([position, position], '11.05', '3.00')).toBe('23868.00');
+  });
+
+  it('by the price per unit and per kg', () => {
+    // (50 × 11.05) / 10 + 100 × 1.03 × 11.05 = 55.25 + 1138.15 = 1193.40; per 2 kg: 596.70
+    expect(positionPricePerUnit(position, '11.05', '3')).toBe('1193.40');
+    expect(positionPricePerKg({ ...position, weight: '2' }, '11.05', '3')).toBe('596.70');
+  });
+
+  it("is the route's for an operator buyout, none for a self buyout", () => {
+    expect(orderBuyoutCommission({ buyout_type: 'operator' }, '2.50')).toBe('2.50');
+    expect(orderBuyoutCommission({ buyout_type: 'self' }, '2.50')).toBeNull();
+    expect(orderBuyoutCommission({ buyout_type: 'operator' }, null)).toBeNull();
+  });
+
+  it('goes into the derived order prices and totals', () => {
+    const derived = derivedPrices({
+      order: { buyout_type: 'operator' },
+      positions: [position],
+      rate: {
+        id: 1,
+        date: '2026-01-01',
+        operator_id: null,
+        client_sell_rate_cny: '11.05',
+        client_sell_rate_usd: '90',
+      },
+      routePriceUsd: null,
+      routeBuyoutCommission: '3.00',
+      package: null,
+    });
+    expect(derived.order).toMatchObject({ buyout_price_rur: '11934.00', total_price_rur: '11934.00' });
+    expect(derived.positions[0]!.buyout_price_rur).toBe('11934.00');
   });
 });
 

@@ -64,6 +64,26 @@ const positionSumCny = (p: PositionPricing): Decimal =>
   decMul(readOrZero(p.price_cny), readOrZero(p.amount)) +
   readOrZero(p.to_consolidation_warehouse_delivery_price_cny);
 
+/**
+ * The buyout commission of the order's route (logistic_route.buyout_commission, %) that its prices
+ * carry: the operator's fee for buying the goods out, on the goods' price, as the tariff calculator
+ * shows it. Ours: none when the client buys the goods out themselves (buyout_type self).
+ */
+export const orderBuyoutCommission = (
+  order: { buyout_type?: string | null },
+  routeCommission: DecimalValue,
+): string | null =>
+  order.buyout_type === 'self' ? null : read(routeCommission) === null ? null : String(routeCommission);
+
+/** The price of a unit with the buyout commission, ¥: price × (1 + commission/100). */
+const priceWithCommission = (p: PositionPricing, commission: DecimalValue): Decimal =>
+  decMul(readOrZero(p.price_cny), plusPercent(readOrZero(commission)));
+
+/** What buying a position out costs, ¥: its goods with the commission + delivery to the consolidation warehouse. */
+const positionBuyoutCny = (p: PositionPricing, commission: DecimalValue): Decimal =>
+  decMul(priceWithCommission(p, commission), readOrZero(p.amount)) +
+  readOrZero(p.to_consolidation_warehouse_delivery_price_cny);
+
 /** A position's sum in China, ¥ (price × amount + delivery to the consolidation warehouse), 2 decimals. */
 export const positionSumCnyText = (p: PositionPricing): string => money(positionSumCny(p));
 
@@ -94,7 +114,7 @@ export function positionCalculatedWeight(
 }
 
 /** Price per unit before rounding, ₽ (null without an amount or a yuan rate). */
-function pricePerUnit(p: PositionPricing, yuanRate: DecimalValue): Decimal | null {
+function pricePerUnit(p: PositionPricing, yuanRate: DecimalValue, commission: DecimalValue): Decimal | null {
   const amount = positive(p.amount);
   const rate = positive(yuanRate);
   if (amount === null || rate === null) return null;
@@ -103,21 +123,30 @@ function pricePerUnit(p: PositionPricing, yuanRate: DecimalValue): Decimal | nul
       readOrZero(p.to_consolidation_warehouse_delivery_price_cny) + readOrZero(p.to_ru_delivery_price_cny),
       rate,
     ) + readOrZero(p.to_door_delivery_price_rur);
-  return decDiv(deliveryRur, amount) + decMul(readOrZero(p.price_cny), rate);
+  return decDiv(deliveryRur, amount) + decMul(priceWithCommission(p, commission), rate);
 }
 
 /**
  * The price of one unit in rubles (spec §9): ((delivery to the consolidation warehouse ¥ + delivery to
- * Russia ¥) × yuan rate + delivery within Russia ₽) / amount + price ¥ × yuan rate.
+ * Russia ¥) × yuan rate + delivery within Russia ₽) / amount + price ¥ × yuan rate — the price with
+ * the order's buyout commission (orderBuyoutCommission), as the order's buyout price carries it.
  */
-export function positionPricePerUnit(position: PositionPricing, yuanRate: DecimalValue): string | null {
-  const price = pricePerUnit(position, yuanRate);
+export function positionPricePerUnit(
+  position: PositionPricing,
+  yuanRate: DecimalValue,
+  buyoutCommission: DecimalValue = null,
+): string | null {
+  const price = pricePerUnit(position, yuanRate, buyoutCommission);
   return price === null ? null : money(price);
 }
 
 /** The price per kg (spec §9): the price per unit (unrounded) / the unit's weight; null unless weight > 0. */
-export function positionPricePerKg(position: PositionPricing, yuanRate: DecimalValue): string | null {
-  const price = pricePerUnit(position, yuanRate);
+export function positionPricePerKg(
+  position: PositionPricing,
+  yuanRate: DecimalValue,
+  buyoutCommission: DecimalValue = null,
+): string | null {
+  const price = pricePerUnit(position, yuanRate, buyoutCommission);
   const weight = positive(position.weight);
   return price === null || weight === null ? null : money(decDiv(price, weight));
 }
@@ -143,17 +172,22 @@ const orderDeliveryRur = (order: OrderDeliveryPricing) =>
   readOrZero(order.to_ru_delivery_price_rur) + readOrZero(order.to_door_delivery_price_rur);
 
 /**
- * 'Delivery per kg' of a position, by the spec's formula (§9): (delivery to Russia + delivery within
- * Russia, ₽) × weight × amount / order weight — the order's delivery shared out by the position's part
- * of the order weight. The deliveries are the order's (the ones in rubles; a position's own to-Russia
- * estimate is in yuan). Null without an order weight above 0 or the position's weight and amount.
+ * 'Delivery per kg' of a position, ₽/kg: its delivery to Russia and within Russia (its estimates: the
+ * order's deliveries shared out, positionDeliveryEstimates; to Russia in ¥ at the yuan rate) over its
+ * weight (unit weight × amount). Ours: the spec's formula (§9, delivery × weight × amount / order
+ * weight) is the position's share of the delivery in rubles, not a price per kg — that share divided
+ * by the position's weight is this (docs/adr/0018-order-fields-and-versions.md). Null without the
+ * weight, the amount, a delivery estimate or (for the part to Russia) the rate.
  */
-export function positionDeliveryPerKg(position: PositionPricing, order: OrderDeliveryPricing): string | null {
-  const orderWeight = positive(order.weight);
-  const weight = read(position.weight);
-  const amount = read(position.amount);
-  if (orderWeight === null || weight === null || amount === null) return null;
-  return money(decDiv(decMul(decMul(orderDeliveryRur(order), weight), amount), orderWeight));
+export function positionDeliveryPerKg(position: PositionPricing, yuanRate: DecimalValue): string | null {
+  const weight = positionTotalWeight(position);
+  const toRu = read(position.to_ru_delivery_price_cny);
+  const toDoor = read(position.to_door_delivery_price_rur);
+  const rate = positive(yuanRate);
+  if (weight === null || weight <= 0n || (toRu === null && toDoor === null)) return null;
+  if (toRu !== null && rate === null) return null;
+  const deliveryRur = (toRu === null ? 0n : decMul(toRu, rate!)) + (toDoor ?? 0n);
+  return money(decDiv(deliveryRur, weight));
 }
 
 /** The order's price per kg (spec §9): (to_ru + to_door delivery price, ₽) / weight; null unless weight > 0. */
@@ -362,19 +396,25 @@ export function orderTotalPriceRur(order: OrderPricing): string {
 
 /**
  * A position's buyout price in rubles: its sum in China (price × amount + delivery to the consolidation
- * warehouse, ¥ — the sum §9 shares the weight by) × yuan rate, 2 decimals. Ours: the spec does not say
- * how buyout_price_rur is computed. Null without a rate.
+ * warehouse, ¥ — the sum §9 shares the weight by), the price with the route's buyout commission
+ * (orderBuyoutCommission), × yuan rate, 2 decimals. Ours: the spec does not say how buyout_price_rur
+ * is computed. Null without a rate.
  */
-export function positionBuyoutPriceRur(position: PositionPricing, yuanRate: DecimalValue): string | null {
-  return toRubles(decFormat(positionSumCny(position), 6), yuanRate);
+export function positionBuyoutPriceRur(
+  position: PositionPricing,
+  yuanRate: DecimalValue,
+  buyoutCommission: DecimalValue = null,
+): string | null {
+  return toRubles(decFormat(positionBuyoutCny(position, buyoutCommission), 6), yuanRate);
 }
 
 /** The order's buyout price: the sum of its live positions' buyout prices (each rounded first). */
 export function orderBuyoutPriceRur(
   positions: readonly PositionPricing[],
   yuanRate: DecimalValue,
+  buyoutCommission: DecimalValue = null,
 ): string | null {
-  const prices = live(positions).map((p) => positionBuyoutPriceRur(p, yuanRate));
+  const prices = live(positions).map((p) => positionBuyoutPriceRur(p, yuanRate, buyoutCommission));
   if (prices.some((p) => p === null)) return null;
   return money(sum(prices.map((p) => dec(p!))));
 }
@@ -388,11 +428,11 @@ export type PositionEstimates = {
 };
 
 /** The position's weight in the order: unit weight × amount; null when either is missing. */
-const positionTotalWeight = (p: PositionPricing): Decimal | null => {
+function positionTotalWeight(p: PositionPricing): Decimal | null {
   const w = read(p.weight);
   const a = read(p.amount);
   return w === null || a === null ? null : decMul(w, a);
-};
+}
 
 /**
  * The order's deliveries shared out to its live positions (ours: the spec names the estimates, not
@@ -491,6 +531,8 @@ export type OrderPriceSources = {
   rate: ExchangeRateRow | null;
   /** The route's tariff price for the order's weight and volume, $ (quoteDensityTable), or null. */
   routePriceUsd: string | null;
+  /** The route's buyout commission, % (logistic_route.buyout_commission); orderBuyoutCommission applies it. */
+  routeBuyoutCommission?: DecimalValue;
   package: ServicePricing | null;
 };
 
@@ -504,8 +546,9 @@ export type OrderPriceSources = {
 export function derivedPrices(src: OrderPriceSources): DerivedPrices {
   const yuan = currencyRate(src.rate, CURRENCY.CNY);
   const o = src.order;
+  const commission = orderBuyoutCommission(o, src.routeBuyoutCommission);
   const computed = {
-    buyout_price_rur: orderBuyoutPriceRur(src.positions, yuan),
+    buyout_price_rur: orderBuyoutPriceRur(src.positions, yuan, commission),
     to_ru_delivery_price_rur:
       read(o.to_ru_delivery_price) === null
         ? null
@@ -542,7 +585,7 @@ export function derivedPrices(src: OrderPriceSources): DerivedPrices {
     },
     positions: src.positions.map((p, i) => ({
       ...estimates[i]!,
-      buyout_price_rur: p.deleted ? null : positionBuyoutPriceRur(p, yuan),
+      buyout_price_rur: p.deleted ? null : positionBuyoutPriceRur(p, yuan, commission),
     })),
   };
 }

@@ -61,6 +61,8 @@ export type RuleContext = {
   next: Record<string, unknown>;
   /** The validated fields this call writes. */
   given: Record<string, unknown>;
+  /** The validated fields as the call gave them, those equal to the stored ones included (a patch only). */
+  asked?: Record<string, unknown>;
   /** Set when the call deletes (true) or restores (false). */
   deleted?: boolean;
 };
@@ -577,6 +579,7 @@ export class EntityStore {
         prev: row,
         next: { ...row, ...patch },
         given: patch,
+        asked: given,
         ...(toggles ? { deleted } : {}),
       });
       const [updated] = (await trx(this.table)

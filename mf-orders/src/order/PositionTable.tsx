@@ -16,15 +16,16 @@ import {
   BULK_STAGE_ACTIONS,
   bulkStageProblems,
   CONSOLIDATION_MODE_COLUMNS,
-  CONSOLIDATION_STAGES,
   clientOrderPosition,
   DEFAULT_DOC_COLUMNS,
   formatMoney,
   formatNumber,
+  movableOrderStagesFor,
   ORDER_MESSAGES,
   POSITION_ACTION_LABELS,
   POSITION_COLUMNS,
   positionActionsFor,
+  positionDataEditable,
   positionWarnings,
   sumMoney,
   type BulkStageAction,
@@ -146,10 +147,10 @@ export function PositionTable({
   const rows = data?.items ?? [];
   const draft = order.stage === 'draft';
   const canAdd = editable && draft;
-  const canDelete = editable && (draft || staff);
-  const canEditPositions = editable && (draft || staff);
-  const exchangeable =
-    editable && (staff ? CONSOLIDATION_STAGES : ['draft']).includes(order.stage as OrderStage);
+  const positionsEditable = positionDataEditable(String(order.stage), rolesOf(user));
+  const canDelete = editable && positionsEditable;
+  const canEditPositions = editable && positionsEditable;
+  const exchangeable = editable && movableOrderStagesFor(rolesOf(user)).includes(order.stage as OrderStage);
   const rate = order.rate_cny as string | null;
   const buyoutTotal = sumMoney(rows.map((r) => r.buyout_price_rur as string | null));
   const chosen = rows.filter((r) => selected.includes(r.id));

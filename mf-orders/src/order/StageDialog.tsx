@@ -138,7 +138,12 @@ export function StageDialog({
   const submit = async (values: Values) => {
     if (move.via === 'client_order_created' || move.via === 'client_order_buyout_waiting')
       await call({ method: move.via, params: { id, ...values } }).unwrap();
-    else await save({ entity: 'client_order', values: { id, stage: move.to, ...values } }).unwrap();
+    // the version the dialog was opened on: a second press of the same move is refused, not applied twice
+    else
+      await save({
+        entity: 'client_order',
+        values: { id, stage: move.to, version: order.version, ...values },
+      }).unwrap();
   };
   const notice =
     move.to === 'created' && operator

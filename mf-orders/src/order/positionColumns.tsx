@@ -7,6 +7,7 @@ import {
   POSITION_STAGE_LABELS,
   POSITION_STAGES,
   positionCalculatedWeight,
+  orderBuyoutCommission,
   positionDeliveryPerKg,
   positionPricePerKg,
   positionPricePerUnit,
@@ -26,6 +27,10 @@ const num = (v: unknown, digits = 2) =>
 const rub = (v: string | null) => (v === null ? '' : formatMoney(v));
 const sentToConsolidation = (stage: unknown) =>
   POSITION_STAGES.indexOf(stage as PositionStage) >= POSITION_STAGES.indexOf('warehouse_waiting');
+
+/** The buyout commission the order's prices carry (its route's, the service returns it with the rate). */
+const commissionOf = (order: Values) =>
+  orderBuyoutCommission(order, order.buyout_commission as string | null | undefined);
 
 export type ColumnContext = { order: Values; rows: EntityRow[]; rate: string | null; t: TFunction };
 type Column = {
@@ -101,17 +106,17 @@ export const COLUMNS: Record<PositionColumn, Column> = {
   price_per_unit: {
     label: (t) => t('orders.pricePerUnit'),
     numeric: true,
-    cell: (r, _i, c) => rub(positionPricePerUnit(r, c.rate)),
+    cell: (r, _i, c) => rub(positionPricePerUnit(r, c.rate, commissionOf(c.order))),
   },
   price_per_kg: {
     label: (t) => t('orders.pricePerKg'),
     numeric: true,
-    cell: (r, _i, c) => rub(positionPricePerKg(r, c.rate)),
+    cell: (r, _i, c) => rub(positionPricePerKg(r, c.rate, commissionOf(c.order))),
   },
   delivery_per_kg: {
     label: (t) => t('orders.bulk.deliveryPerKg'),
     numeric: true,
-    cell: (r, _i, c) => rub(positionDeliveryPerKg(r, c.order as never)),
+    cell: (r, _i, c) => rub(positionDeliveryPerKg(r, c.rate)),
   },
   insurance: {
     label: () => P.transport_company_rus_insurance,

@@ -9,6 +9,7 @@ import {
   ORDER_STAGE_LABELS,
   ORDER_STATE_LABELS,
   orderEditableFields,
+  ORDER_OWNER_FIXED_FIELDS,
   PRODUCT_PAYMENT_STATE_LABELS,
   TRANSPORT_COMPANY_LABELS,
   type OrderStage,
@@ -104,6 +105,8 @@ export const orderView: EntityView = {
   ],
   itemTitle: (v) => String(v.title || `№${v.id}`),
   fieldLocked: (name, values, user) => {
+    const created = Boolean(values.id && values.id !== -1);
+    if (created && ORDER_OWNER_FIXED_FIELDS.includes(name)) return true;
     const editable = orderEditableFields(values.stage as OrderStage, rolesOf(user));
     return editable !== null && !editable.includes(name);
   },

@@ -8,6 +8,7 @@ import {
   POSITION_ACTION_LABELS,
   POSITION_STAGE_LABELS,
   positionActionsFor,
+  positionDataEditable,
   recalculateVat,
   vatPercentOf,
   type BuyoutState,
@@ -131,7 +132,7 @@ function PositionHeader({ values }: SectionContext) {
 
 /** spec §5: data of a position in draft, or by staff; consolidation delivery by staff, its date in warehouse_waiting. */
 const dataLocked = (v: Values, user: Parameters<typeof userIsStaff>[0]) =>
-  !userIsStaff(user) && Boolean(v.id && v.id !== -1) && v.stage !== 'draft';
+  Boolean(v.id && v.id !== -1) && !positionDataEditable(String(v.stage), rolesOf(user));
 const staffOnly = (v: Values, user: Parameters<typeof userIsStaff>[0]) => !isStaff(rolesOf(user));
 
 export const positionView: EntityView = {

@@ -14,6 +14,7 @@ import {
   Spinner,
 } from '@blueprintjs/core';
 import {
+  CURRENCY,
   amountWithFee,
   formatMoney,
   PAYMENT_KIND_LABELS,
@@ -101,7 +102,10 @@ export default function PaymentDialog({ orderId, onClose }: SlotProps['order-pay
   const clientWallets = useMemo(
     () =>
       (wallets?.items ?? []).filter(
-        (w) => Number(w.client_id) === Number(order?.client_id) && Number(w.currency_id) === 2 && !w.deleted,
+        (w) =>
+          Number(w.client_id) === Number(order?.client_id) &&
+          Number(w.currency_id) === CURRENCY.RUB &&
+          !w.deleted,
       ),
     [wallets, order?.client_id],
   );

@@ -1,10 +1,11 @@
 import {
   BULK_MESSAGES,
-  CONSOLIDATION_STAGES,
   isStaff,
   MESSAGES,
+  movableOrderStagesFor,
   ORDER_MESSAGES,
   ORDER_STAGE_LABELS,
+  positionDataEditable,
   type Identity,
   type OrderStage,
 } from '@caravan/contracts';
@@ -75,8 +76,8 @@ export async function lockSelectedPositions(trx: Db, ctx: BulkContext, ids: read
 
 /** Spec §5: positions' data changes in draft, or by staff; a client's formed order is locked. */
 export function assertPositionsEditable(identity: Identity, order: Row) {
-  if (isStaff(identity)) return;
-  if (order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.positionsLocked);
+  if (!positionDataEditable(String(order.stage), identity))
+    throw new BusinessError(ORDER_MESSAGES.positionsLocked);
 }
 
 /**
@@ -84,8 +85,7 @@ export function assertPositionsEditable(identity: Identity, order: Row) {
  * of these stages, a client between their own draft orders.
  */
 export function assertExchangeable(identity: Identity, order: Row, direction: 'from' | 'to') {
-  const open = isStaff(identity) ? CONSOLIDATION_STAGES : (['draft'] as OrderStage[]);
-  if (open.includes(order.stage as OrderStage)) return;
+  if (movableOrderStagesFor(identity).includes(order.stage as OrderStage)) return;
   if (isStaff(identity)) throw new BusinessError(BULK_MESSAGES.moveStage);
   throw new BusinessError(direction === 'to' ? BULK_MESSAGES.moveIntoFormed : BULK_MESSAGES.moveOutOfFormed);
 }

@@ -83,7 +83,7 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
     .orderBy('id')
     .select(ctx.positions.stored as string[])) as Row[];
   const rate = await currentOrderRate(trx, order);
-  const route = await replicaData<{ density_table?: DensityRow[] }>(
+  const route = await replicaData<{ density_table?: DensityRow[]; buyout_commission?: string | null }>(
     trx,
     'logistic_route',
     order.logistic_route_id,
@@ -103,6 +103,7 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
     positions: positions as never[],
     rate,
     routePriceUsd: routeQuote?.price_usd ?? null,
+    routeBuyoutCommission: route?.buyout_commission ?? null,
     package: await replicaData<ServicePricing>(trx, 'extra_service', order.package_id),
   });
 

@@ -12,6 +12,7 @@ import {
   PAYMENT_MESSAGES,
   ORDER_DERIVED_FIELDS,
   ORDER_NUMBER_STATES,
+  ORDER_OWNER_FIXED_FIELDS,
   orderEditableFields,
   OrderCreatedParams,
   orderCreatedProblems,
@@ -47,6 +48,15 @@ const replicaTitle = (entity: string, column: string) => ({
   sql: `select r.data->>'title' from replica r where r.entity = '${entity}' and r.id = client_order.${column}`,
   kind: 'text' as const,
 });
+
+/** A client sell rate for ¥ from the replica: the order's rate_id, else its operator's latest, else the latest general one. */
+const rateCny = (where: string) =>
+  `(select r.data->>'client_sell_rate_cny' from replica r where r.entity = 'exchange_rate' and not r.deleted and ${where}
+    order by r.data->>'date' desc, r.id desc limit 1)`;
+const ORDER_RATE_CNY_SQL = `select case when client_order.rate_id is not null
+    then ${rateCny('r.id = client_order.rate_id')}
+    else coalesce(${rateCny(`(r.data->>'operator_id')::bigint = client_order.operator_id`)},
+                  ${rateCny(`r.data->>'operator_id' is null`)}) end`;
 
 const CHOSEN_PAYMENT_STATES = ['not_paid', 'self', 'in_cdek', 'in_caravan'];
 const PAID_OF_STATE = {
@@ -96,6 +106,21 @@ function assertFieldsAllowed(
   if (!allowed) return;
   if (fields.some((f) => !allowed.includes(f)))
     throw new BusinessError(draft ? MESSAGES.staffOnly : ORDER_MESSAGES.orderLocked);
+}
+
+/**
+ * The order's owners and the version a write was based on (docs/adr/0018-order-fields-and-versions.md):
+ * the client of an existing order never changes, for anyone (its positions, their paid goods and the
+ * dues would follow another client unchecked); a write carrying an older version than the stored one
+ * is refused — a second 'отправлен в РФ' says the order is already there instead of overwriting the
+ * first one's dialog fields. A repeated move to the stage the order is at is refused the same way.
+ */
+function assertOwnerAndVersion({ prev, given, asked }: RuleContext) {
+  if (ORDER_OWNER_FIXED_FIELDS.some((f) => f in given)) throw new BusinessError(ORDER_MESSAGES.clientFixed);
+  const stage = asked?.stage as OrderStage | undefined;
+  const repeated = stage !== undefined && stage !== 'draft' && stage === prev!.stage;
+  if (repeated) throw new BusinessError(ORDER_MESSAGES.alreadyAt(stage));
+  if ('version' in given) throw new BusinessError(ORDER_MESSAGES.staleVersion);
 }
 
 /** A non-admin names an operator serving the order's client (on the operator's client list). */
@@ -214,6 +239,13 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
       logistic_route_title: replicaTitle('logistic_route', 'logistic_route_id'),
       package_title: replicaTitle('extra_service', 'package_id'),
       parent_order_title: titleOf('client_order', 'parent_order_id', 'client_order'),
+      // the yuan rate the order is priced at (currentOrderRate's choice) and its route's buyout
+      // commission: the position table's per-unit and per-kg prices (contracts' pricing) read them
+      rate_cny: { sql: ORDER_RATE_CNY_SQL, kind: 'text' },
+      buyout_commission: {
+        sql: `select r.data->>'buyout_commission' from replica r where r.entity = 'logistic_route' and r.id = client_order.logistic_route_id`,
+        kind: 'text',
+      },
       children: {
         sql: `select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'title', c.title, 'weight', c.weight,
                 'transport_company_rus_order_number', c.transport_company_rus_order_number) order by c.id), '[]'::jsonb)
@@ -229,6 +261,7 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
         assertFieldsAllowed(identity, { stage: 'draft', options: null }, chosen(given));
         return assertOperatorServes(ctx);
       }
+      assertOwnerAndVersion(ctx);
       if ('stage' in given) return applyTransition(ctx, positions, kit.outbox);
       if (ctx.deleted !== undefined && !isAdmin(identity) && prev.stage !== 'draft')
         throw new BusinessError(ORDER_MESSAGES.orderLocked);

@@ -1,6 +1,5 @@
 import {
   clientOrderPosition,
-  CONSOLIDATION_STAGES,
   ENTITY_TOPICS,
   isAdmin,
   isStaff,
@@ -9,6 +8,8 @@ import {
   POSITION_ESTIMATES,
   POSITION_ACTION_PARAM_LABELS,
   PositionActionParams,
+  positionDataEditable,
+  POSITION_STAFF_FIELDS,
   positionAction,
   type PositionFacts,
 } from '@caravan/contracts';
@@ -30,32 +31,24 @@ import { followPositions, routeTypeIds, warehouseFields } from '../domain/stages
  */
 const viaOrder = { client: 'client_order_position.client_id', operator: 'client_order_position.operator_id' };
 
-const CONSOLIDATION_FIELDS = [
-  'to_consolidation_warehouse_delivery_date',
-  'to_consolidation_warehouse_delivery_price_cny',
-];
-
 /** Spec §5 position editability: data in draft or by staff; consolidation delivery by staff, its date only in warehouse_waiting. */
 async function positionRules({ trx, identity, prev, next, given }: RuleContext) {
   if (!prev && (next.stage !== 'draft' || next.buyout_state !== 'not_done'))
     throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
   if (prev && ('stage' in given || 'buyout_state' in given))
     throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
+  // the order of a position changes only by the move, consolidation and split, which check both orders
+  if (prev && 'client_order_id' in given) throw new BusinessError(ORDER_MESSAGES.positionOrderByMove);
   if ('buyout_price_rur' in given && (prev || given.buyout_price_rur !== null))
     throw new BusinessError(ORDER_MESSAGES.computedPrice(clientOrderPosition.labels.buyout_price_rur));
   if (isAdmin(identity)) return;
   const order = await trx('client_order').where({ id: next.client_order_id }).first('stage');
   if (!order) throw new BusinessError(MESSAGES.notFound);
   if (!prev && order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.noNewPositions);
-  if (prev && 'client_order_id' in given) {
-    const from = await trx('client_order').where({ id: prev.client_order_id }).first('stage');
-    const open: readonly string[] = isStaff(identity) ? CONSOLIDATION_STAGES : ['draft'];
-    if (!open.includes(String(from?.stage)) || !open.includes(String(order.stage)))
-      throw new BusinessError(isStaff(identity) ? MESSAGES.accessDenied : ORDER_MESSAGES.positionsLocked);
-  }
   if (!isStaff(identity)) {
-    if (prev && order.stage !== 'draft') throw new BusinessError(ORDER_MESSAGES.positionsLocked);
-    if (CONSOLIDATION_FIELDS.some((f) => f in given && (prev || given[f] !== null)))
+    if (prev && !positionDataEditable(order.stage, identity))
+      throw new BusinessError(ORDER_MESSAGES.positionsLocked);
+    if (POSITION_STAFF_FIELDS.some((f) => f in given && (prev || given[f] !== null)))
       throw new BusinessError(MESSAGES.staffOnly);
     return;
   }

@@ -1,4 +1,4 @@
-import { dec, EntityChanged, EVENT_TYPES, payableNow } from '@caravan/contracts';
+import { CURRENCY, dec, EntityChanged, EVENT_TYPES, payableNow } from '@caravan/contracts';
 import { BusinessError, identityOf, type Db, type EventHandler, type ServiceKit } from '@caravan/service-kit';
 import { postMovements } from '../domain/ledger';
 import { readPaid, recordOrderPayment, withPaid, type OrderReplica } from '../domain/orderPayments';
@@ -41,7 +41,7 @@ export const autoDebitHandler =
     if (order.buyout_type === 'self' || PAID_ELSEWHERE.includes(String(order.product_payment_state)))
       return void (await remember(trx, order.id, `paid otherwise: ${String(order.product_payment_state)}`));
     const wallet = (await trx('wallet')
-      .where({ client_id: order.client_id, currency_id: 2, deleted: false })
+      .where({ client_id: order.client_id, currency_id: CURRENCY.RUB, deleted: false })
       .whereRaw(`coalesce((options->>'is_default')::boolean, false)`)
       .first('id', 'amount')) as { id: number; amount: string } | undefined;
     if (!wallet) return void (await remember(trx, order.id, 'no default rouble wallet'));

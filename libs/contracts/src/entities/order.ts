@@ -121,6 +121,9 @@ export const client_order_labels = {
   parent_order_title: 'родительский заказ',
   children: 'дочерние заказы',
   warning_arr: 'предупреждения',
+  version: 'версия',
+  rate_cny: 'курс юаня, ₽',
+  buyout_commission: 'комиссия за выкуп, %',
 } as const;
 
 export const clientOrder = defineEntityContract({
@@ -178,6 +181,11 @@ export const clientOrder = defineEntityContract({
     rate_id: OptionalId,
     parent_order_id: OptionalId,
     warning_arr: z.array(OrderWarning).max(500).default([]),
+    /**
+     * The row's version (migration 030): every write of the order raises it. A write may carry the
+     * version it was based on; a stale one is refused (two staff pressing 'отправлен в РФ' at once).
+     */
+    version: z.number().int().min(0).default(0),
   }),
   labels: client_order_labels,
   itemLabels: {

@@ -183,6 +183,11 @@ export const ORDER_MESSAGES = {
   positionStageByActions: 'этап и состояние выкупа позиции меняются кнопками действий',
   orderLocked: 'данные заказа после формирования меняет только администратор',
   ownersFixed: 'клиента и оператора сформированного заказа меняет только администратор',
+  clientFixed:
+    'клиент заказа не меняется: для другого клиента создайте новый заказ и перенесите в него позиции',
+  positionOrderByMove: 'позиция переходит в другой заказ только переносом позиций (кнопка «перенести»)',
+  alreadyAt: (stage: OrderStage) => `заказ уже ${ORDER_STAGE_LABELS[stage]}`,
+  staleVersion: 'заказ изменён другим пользователем, пока открыта эта форма; обновите страницу и повторите',
   operatorNotServing: 'этот оператор не обслуживает клиента заказа',
   orderNumberState: 'номер заказа можно изменить только в состояниях «активен», «изменение» и «согласование»',
   positionsLocked: 'данные позиций сформированного заказа меняет только оператор или администратор',
@@ -327,7 +332,10 @@ export function orderTransitionsFor(
   );
 }
 
-/** What a client may write in a draft order of theirs: the new-order dialog's choices. */
+/**
+ * What a client may write in a draft order of theirs: the new-order dialog's choices. The client is
+ * chosen when the order is created and never changes afterwards (ORDER_OWNER_FIXED_FIELDS).
+ */
 export const ORDER_CLIENT_DRAFT_FIELDS: readonly string[] = [
   'title',
   'client_id',
@@ -346,33 +354,67 @@ export const ORDER_CLIENT_DRAFT_FIELDS: readonly string[] = [
   'product_payment_state',
   'delivery_payment_state',
 ];
-/** What a client may still change once the order is formed: where it goes and how they pay. */
-export const ORDER_CLIENT_LATER_FIELDS: readonly string[] = [
-  'delivery_data',
-  'transport_company_rus',
-  'product_payment_state',
-  'delivery_payment_state',
-];
-/** What staff may change once the order is formed (the rest is the admin's, docs/adr/0008-orders.md). */
-export const ORDER_STAFF_LATER_FIELDS: readonly string[] = [
-  ...ORDER_CLIENT_LATER_FIELDS,
-  'amount',
-  'weight',
-  'volume',
-  'density',
-  'order_number',
-  'warning_arr',
-  'shipment_article',
-  'transport_company_rus_order_number',
-  'transport_company_rus_order_uuid',
-  'transport_company_rus_delivery_state',
-  'send_date',
-  'to_ru_delivery_date',
-  'to_door_delivery_date',
-  'customs_passed',
-  'to_door_delivery_price_rur',
-  'comment',
-];
+
+/** Who may change a field of a formed order, and up to which stage (inclusive). */
+export type OrderLaterRule = { who: 'any' | 'staff'; until: OrderStage };
+const anyUntil = (until: OrderStage): OrderLaterRule => ({ who: 'any', until });
+const staffUntil = (until: OrderStage): OrderLaterRule => ({ who: 'staff', until });
+
+/**
+ * THE list of what may change once an order is formed (docs/access.md 'Order fields by stage and
+ * role'): where the goods go and which carrier takes them until the order leaves for Russia; how the
+ * client pays until the goods are received; the shipment's facts by staff until the goods are
+ * received; notes, warnings and the number by staff until the order is confirmed. Everything else,
+ * and everything of a confirmed order, is the admin's. The order card greys out and the service
+ * refuses by this list (orderEditableFields).
+ */
+export const ORDER_LATER_FIELDS: Readonly<Record<string, OrderLaterRule>> = {
+  delivery_data: anyUntil('sent_to_ru'),
+  transport_company_rus: anyUntil('sent_to_ru'),
+  product_payment_state: anyUntil('client_received'),
+  delivery_payment_state: anyUntil('client_received'),
+  amount: staffUntil('client_received'),
+  weight: staffUntil('client_received'),
+  volume: staffUntil('client_received'),
+  density: staffUntil('client_received'),
+  shipment_article: staffUntil('client_received'),
+  transport_company_rus_order_number: staffUntil('client_received'),
+  transport_company_rus_order_uuid: staffUntil('client_received'),
+  transport_company_rus_delivery_state: staffUntil('client_received'),
+  send_date: staffUntil('client_received'),
+  to_ru_delivery_date: staffUntil('client_received'),
+  to_door_delivery_date: staffUntil('client_received'),
+  customs_passed: staffUntil('client_received'),
+  to_door_delivery_price_rur: staffUntil('client_received'),
+  order_number: staffUntil('client_confirmed'),
+  warning_arr: staffUntil('client_confirmed'),
+  comment: staffUntil('client_confirmed'),
+};
+const stageRank = (stage: OrderStage) => ORDER_STAGES.indexOf(stage);
+
+/** The fields of a formed order this user may still change at this stage (ORDER_LATER_FIELDS). */
+export function orderLaterFields(stage: OrderStage, identity: Roles): string[] {
+  const staff = hasRole(identity, 'admin', 'operator');
+  return Object.entries(ORDER_LATER_FIELDS)
+    .filter(([, rule]) => (staff || rule.who === 'any') && stageRank(stage) <= stageRank(rule.until))
+    .map(([field]) => field);
+}
+/** @deprecated the stage decides: orderLaterFields. What a client may change of a just-formed order. */
+export const ORDER_CLIENT_LATER_FIELDS: readonly string[] = orderLaterFields('created', {
+  roles: ['client'],
+});
+/** @deprecated the stage decides: orderLaterFields. What staff may change of a just-formed order. */
+export const ORDER_STAFF_LATER_FIELDS: readonly string[] = orderLaterFields('created', {
+  roles: ['operator'],
+});
+
+/**
+ * The order's owners: its client is chosen when it is created and never changes (another client gets
+ * a new order; positions go there by the move); its operator changes in draft only
+ * (docs/access.md).
+ */
+export const ORDER_OWNER_FIXED_FIELDS: readonly string[] = ['client_id'];
+
 /** Prices the service derives; an admin sets them only through the price adjustment. */
 export const ORDER_DERIVED_FIELDS = [
   'buyout_price_rur',
@@ -387,14 +429,38 @@ export const ORDER_PAID_FIELDS: readonly string[] = ['product_paid_rur', 'delive
 /**
  * The order fields this user may change at this stage (null: every field): the item page greys out
  * the rest, the service refuses them. Admins change everything; staff everything in draft and
- * ORDER_STAFF_LATER_FIELDS afterwards; clients their draft choices, later only delivery and payment.
+ * ORDER_LATER_FIELDS afterwards; clients their draft choices, later what ORDER_LATER_FIELDS gives them.
+ * Whatever it says, an existing order's client never changes (ORDER_OWNER_FIXED_FIELDS).
  */
 export function orderEditableFields(stage: OrderStage, identity: Roles): readonly string[] | null {
   if (hasRole(identity, 'admin')) return null;
   const draft = stage === 'draft';
-  if (hasRole(identity, 'operator')) return draft ? null : ORDER_STAFF_LATER_FIELDS;
-  return draft ? ORDER_CLIENT_DRAFT_FIELDS : ORDER_CLIENT_LATER_FIELDS;
+  if (hasRole(identity, 'operator')) return draft ? null : orderLaterFields(stage, identity);
+  return draft ? ORDER_CLIENT_DRAFT_FIELDS : orderLaterFields(stage, identity);
 }
+
+// ─── positions ────────────────────────────────────────────────────────────────────────────────────
+
+/** Spec §5: position data (title, …, volume) is editable in draft, or by staff (operator, admin). */
+export const positionDataEditable = (orderStage: string, identity: Roles) =>
+  orderStage === 'draft' || hasRole(identity, 'admin', 'operator');
+/** Spec §5: the consolidation delivery of a position is the staff's; its date only in warehouse_waiting. */
+export const POSITION_STAFF_FIELDS: readonly string[] = [
+  'to_consolidation_warehouse_delivery_date',
+  'to_consolidation_warehouse_delivery_price_cny',
+];
+/** Spec §9: stages of orders that may take part in a consolidation or a move. */
+export const MOVABLE_ORDER_STAGES: readonly OrderStage[] = [
+  'draft',
+  'created',
+  'buyout_waiting',
+  'buyout_done',
+  'warehouse_waiting',
+  'warehouse_received',
+];
+/** The stages of orders this user may move positions between: staff the spec's, a client draft only. */
+export const movableOrderStagesFor = (identity: Roles): readonly OrderStage[] =>
+  hasRole(identity, 'admin', 'operator') ? MOVABLE_ORDER_STAGES : ['draft'];
 
 /** The actions a position offers staff at its stage (the buttons of the position screen and table). */
 export function positionActionsFor(

@@ -3,7 +3,7 @@ import { dec, decCmp, decFormat, type Decimal } from '../decimal';
 import { specMessage } from '../validation';
 import { Id, IsoDate, Money, NonNegative, OptionalId, Percent, Text } from './common';
 import { RECEIVE_ROW_LABELS, ReceiveRecordInput } from './order';
-import type { OrderStage, PositionStage } from './orderStages';
+import { MOVABLE_ORDER_STAGES, type OrderStage, type PositionStage } from './orderStages';
 
 /**
  * Working with many positions at once (spec orders-payments-calls §2, §4, §5, §7): invoice import,
@@ -12,15 +12,8 @@ import type { OrderStage, PositionStage } from './orderStages';
  * (docs/adr/0010-positions-in-bulk.md).
  */
 
-/** Spec §9: stages of orders that may take part in a consolidation or a move. */
-export const CONSOLIDATION_STAGES: readonly OrderStage[] = [
-  'draft',
-  'created',
-  'buyout_waiting',
-  'buyout_done',
-  'warehouse_waiting',
-  'warehouse_received',
-];
+/** Spec §9: stages of orders that may take part in a consolidation or a move (one list: orderStages). */
+export const CONSOLIDATION_STAGES: readonly OrderStage[] = MOVABLE_ORDER_STAGES;
 /** Ours: the most positions one bulk call may touch, and rows one import may create. */
 export const BULK_MAX_POSITIONS = 5_000;
 export const IMPORT_MAX_ROWS = 20_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEntityContract, type BaseRow } from './common';
+import { CURRENCY } from './currency';
 
 /**
  * Who a wallet belongs to does not move with its money (ARCHITECTURE §5): money leaves a wallet only
@@ -28,7 +29,7 @@ export const wallet = defineEntityContract({
     label: z.string().trim().max(200).default(''),
     client_id: z.number().int().positive(),
     operator_id: z.number().int().positive().nullable().default(null),
-    currency_id: z.number().int().positive().default(2),
+    currency_id: z.number().int().positive().default(CURRENCY.RUB),
     /** is_default: the wallet payments and the write-off take from, and auto-debit uses (ADR 0012) */
     options: z.strictObject({ is_default: z.boolean().default(false) }).default({ is_default: false }),
   }),

@@ -439,6 +439,7 @@ export function PositionTable({
         <EditDialog
           isOpen
           title={t('orders.addPosition')}
+          entity="client_order_position"
           fields={NEW_POSITION_FIELDS}
           initial={{ product_images: [] }}
           successMessage={(v) => ORDER_MESSAGES.positionAdded(String(v.title))}
@@ -461,6 +462,7 @@ export function PositionTable({
         <EditDialog
           isOpen
           title={t('orders.bulk.editTitle', { count: selected.length })}
+          entity="client_order_position"
           fields={bulkEditFields(order.client_id as number)}
           successMessage={BULK_MESSAGES.bulkEdited(selected.length)}
           onClose={() => setDialog(null)}

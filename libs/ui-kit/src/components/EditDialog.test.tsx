@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { EditDialog } from './EditDialog';
 
-const amount = { name: 'amount', label: 'количество', kind: 'number' as const };
+const amount = { name: 'amount', label: 'количество', kind: 'integer' as const };
 
 afterEach(() => void i18next.changeLanguage('ru'));
 

@@ -33,6 +33,7 @@ import {
   type PositionAction,
   type PositionColumn,
   type PositionFacts,
+  todayLocal,
 } from '@caravan/contracts';
 import {
   ConfirmDialog,
@@ -58,7 +59,7 @@ import { SplitDialog } from './bulk/SplitDialog';
 import { COLUMNS } from './positionColumns';
 
 const P = clientOrderPosition.labels;
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => todayLocal();
 
 type Mode = 'item' | 'consolidation' | 'doc';
 type BulkDialog = 'import' | 'paste' | 'edit' | 'move' | 'split' | 'consolidate' | BulkStageAction;

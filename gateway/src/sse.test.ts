@@ -1,7 +1,7 @@
 import { EVENT_TYPES, type EventEnvelope, type Identity } from '@caravan/contracts';
 import { createLogger } from '@caravan/service-kit';
 import type { Response } from 'express';
-import { SseHub } from './sse';
+import { ALL_STREAMS, SseHub } from './sse';
 
 const admin: Identity = {
   user_id: 1,
@@ -99,5 +99,55 @@ describe('SSE fan-out', () => {
     expect(list.titles()).toEqual(['заказ 5']);
     expect(operatorList.titles()).toEqual(['заказ 5']);
     expect(stranger.titles()).toEqual([]);
+  });
+
+  it("carries every subscription on a browser's one stream: each change once per type, with its param, only what the user may see", () => {
+    hub = new SseHub(async () => null, createLogger('test', 'silent'));
+    const client: Identity = { ...admin, roles: ['client'], client_ids: [1] };
+    const written: string[] = [];
+    const res = { write: (chunk: string) => written.push(chunk), on: () => res, end: () => {} };
+    const strangerWritten: string[] = [];
+    const strangerRes = {
+      write: (c: string) => strangerWritten.push(c),
+      on: () => strangerRes,
+      end: () => {},
+    };
+    hub.add({
+      identity: client,
+      userId: 2,
+      tokenHash: 'a',
+      type: ALL_STREAMS,
+      res: res as unknown as Response,
+    });
+    hub.add({
+      identity: { ...client, client_ids: [2] },
+      userId: 4,
+      tokenHash: 'd',
+      type: ALL_STREAMS,
+      res: strangerRes as unknown as Response,
+    });
+    hub.dispatch(walletEvent(1, 'кошелёк'));
+    hub.dispatch({
+      ...walletEvent(1, ''),
+      source: 'svc-orders',
+      key: '5',
+      data: {
+        entity: 'client_order_position',
+        id: 40,
+        op: 'updated',
+        row: { id: 40, title: 'позиция', client_order_id: 5, client_id: 1, operator_id: 3 },
+      },
+    });
+    const messages = written.map((w) => {
+      expect(w).toMatch(/^data: /); // unnamed: one listener in the browser takes every type
+      const m = JSON.parse(w.slice('data: '.length)) as { type: string; entity: string; param: number };
+      return [m.type, m.entity, m.param];
+    });
+    expect(messages).toEqual([
+      ['wallet_item', 'wallet', 7],
+      ['client_order_item', 'client_order_position', 5],
+      ['order', 'client_order_position', 5],
+    ]);
+    expect(strangerWritten).toEqual([]);
   });
 });

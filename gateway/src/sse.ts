@@ -40,7 +40,9 @@ const acquiringFeed = (paramField: string): Feed => ({
  * wallet id: the wallet, its movements, its payments through the bank), `client_order_item` (param: an
  * order id, the open card: the order, its positions and its payments through the bank),
  * `order` (every order and position the user may see, for lists). A stream without a type gets every
- * type. Each message names its `entity`.
+ * type. Each message names its `entity` and its `param` (the row's value of the type's param field).
+ * The stream of type `*` (ALL_STREAMS) is a browser's one stream (docs/adr/0017): each change once per
+ * type it feeds, as unnamed messages, every subscription of every tab picked out by the browser.
  */
 const STREAMS: Record<string, Feed[]> = {
   wallet_item: [
@@ -51,6 +53,9 @@ const STREAMS: Record<string, Feed[]> = {
   client_order_item: [...orderFeeds, acquiringFeed('client_order_id')],
   order: orderFeeds,
 };
+
+/** The stream type of a browser's one stream carrying all its subscriptions (docs/adr/0017). */
+export const ALL_STREAMS = '*';
 
 /** The topics the SSE streams are fed from. */
 export const SSE_TOPICS: readonly string[] = [
@@ -144,21 +149,23 @@ export class SseHub {
     );
     if (!types.length || this.isStale(change, envelope)) return;
     for (const [type, feed] of types) {
+      const param = Number(change.row[feed.paramField] ?? change.id);
       const payload = JSON.stringify({
         ok: true,
         type,
         entity: change.entity,
         id: change.id,
         op: change.op,
+        param,
         amount: change.row.amount,
         item: change.row,
       });
       for (const client of this.clients) {
-        if (client.type ? client.type !== type : type !== types[0]![0]) continue;
-        if (client.param !== undefined && client.param !== Number(change.row[feed.paramField] ?? change.id))
-          continue;
+        const all = client.type === ALL_STREAMS;
+        if (!all && (client.type ? client.type !== type : type !== types[0]![0])) continue;
+        if (client.param !== undefined && client.param !== param) continue;
         if (!ownsValues(client.identity, feed.ownership, change.row)) continue;
-        client.res.write(`event: ${type}\ndata: ${payload}\n\n`);
+        client.res.write(all ? `data: ${payload}\n\n` : `event: ${type}\ndata: ${payload}\n\n`);
         this.delivered++;
       }
     }

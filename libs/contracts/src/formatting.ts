@@ -77,3 +77,12 @@ export const isPlainNumber = (value: unknown, integer = false): boolean =>
 /** An ISO date ('2026-12-01', or the date part of a timestamp) as the date inputs show it: '01-12-2026'. */
 export const formatDate = (iso: string | null | undefined): string =>
   iso ? iso.slice(0, 10).split('-').reverse().join('-') : '';
+
+/**
+ * Today as YYYY-MM-DD on the user's own calendar. `toISOString()` gives the UTC day: west of Greenwich
+ * in the evening that is tomorrow, and a receipt date pre-filled with it lay in the future.
+ */
+export function todayLocal(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

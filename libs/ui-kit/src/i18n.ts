@@ -159,6 +159,7 @@ const ru = {
 };
 const en: typeof ru & {
   fields: Record<string, string>;
+  entityFields: Record<string, Record<string, string>>;
   weekdays: Record<string, string>;
   enums: Record<string, Record<string, string>>;
 } = {
@@ -315,7 +316,7 @@ const en: typeof ru & {
     client_id: 'client',
     operator_id: 'operator',
     currency_id: 'currency',
-    amount: 'balance',
+    amount: 'amount',
     created_at: 'created',
     email: 'email',
     name: 'name',
@@ -435,7 +436,26 @@ const en: typeof ru & {
   home: { hello: 'Hello, {{name}}!', sections: 'Sections available to you:' },
   notFound: { title: 'Page not found', back: 'home' },
   sse: { failed: 'error: SSE connection failed', error: 'an error occurred' },
+  /** A field whose name means different things in different entities ('amount': a balance, a quantity). */
+  entityFields: {
+    wallet: { amount: 'balance' },
+    client_order_position: { amount: 'quantity' },
+  },
 };
+
+/**
+ * A field's label in the user's language: the entity's own translation, else the field name's, else the
+ * spec's Russian label.
+ */
+export function fieldLabel(
+  t: (key: string[], options: { defaultValue: string }) => string,
+  field: { name: string; label: string },
+  entity?: string,
+): string {
+  const keys = [`fields.${field.name}`];
+  if (entity) keys.unshift(`entityFields.${entity}.${field.name}`);
+  return t(keys, { defaultValue: field.label });
+}
 
 export const LANGUAGE_KEY = 'language';
 

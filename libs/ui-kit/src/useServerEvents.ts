@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { getAuthToken } from './auth';
+import { ServerStream, type StreamEnvironment } from './serverStream';
 import { toast } from './toaster';
 
 export type ServerEvent = {
@@ -7,17 +8,35 @@ export type ServerEvent = {
   type: string;
   id: number;
   op: string;
+  /** The row's value of the stream type's param field (the wallet's or the order's id). */
+  param?: number;
   amount?: string;
   item: Record<string, unknown>;
   message?: string;
 };
 
-const MAX_FAILURES = 6; // spec §9: SSE reconnect up to 6 attempts; the counter resets after 10 s connected
-const RESET_AFTER_MS = 10_000;
+const browserEnvironment = (): StreamEnvironment => ({
+  token: getAuthToken,
+  openSource: (url) => new EventSource(url),
+  ...(typeof BroadcastChannel === 'function' && typeof navigator !== 'undefined' && navigator.locks
+    ? {
+        openChannel: (name: string) => new BroadcastChannel(name),
+        locks: {
+          request: (name: string, grant: () => Promise<void>) => navigator.locks.request(name, grant),
+        },
+      }
+    : {}),
+  notifyFailed: (message) => void toast(message, 'danger'),
+});
+
+let stream: ServerStream | undefined;
+/** The tab's share of the browser's one stream (docs/adr/0017), made on first use. */
+const serverStream = () => (stream ??= new ServerStream(browserEnvironment()));
 
 /**
- * Subscribes to GET /api/sse for one stream type (optionally one item) and calls `onEvent` for each
- * message. EventSource reconnects by itself; after more than 6 failures in a row the user is told.
+ * Calls `onEvent` for each server message of one stream type (optionally one item: the wallet's or the
+ * order's id). Every subscription of every tab rides the browser's one stream; after more than 6
+ * failed reconnects in a row the user is told.
  */
 export function useServerEvents(
   type: string,
@@ -27,30 +46,9 @@ export function useServerEvents(
 ) {
   const handler = useRef(onEvent);
   handler.current = onEvent;
-  useEffect(() => {
-    const token = getAuthToken();
-    if (!token) return;
-    const query = new URLSearchParams({ authToken: token, type });
-    if (param !== undefined) query.set('param', String(param));
-    const source = new EventSource(`/api/sse?${query}`);
-    let failures = 0;
-    let resetTimer: ReturnType<typeof setTimeout> | undefined;
-    source.onopen = () => {
-      resetTimer = setTimeout(() => (failures = 0), RESET_AFTER_MS);
-    };
-    source.onerror = () => {
-      clearTimeout(resetTimer);
-      if (++failures > MAX_FAILURES) {
-        source.close();
-        void toast(failedMessage, 'danger');
-      }
-    };
-    source.addEventListener(type, (message) => {
-      handler.current(JSON.parse((message as MessageEvent<string>).data) as ServerEvent);
-    });
-    return () => {
-      clearTimeout(resetTimer);
-      source.close();
-    };
-  }, [type, param, failedMessage]);
+  useEffect(
+    () =>
+      serverStream().subscribe({ type, param, failedMessage, onEvent: (event) => handler.current(event) }),
+    [type, param, failedMessage],
+  );
 }

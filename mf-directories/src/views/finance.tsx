@@ -7,6 +7,7 @@ import {
   LEGAL_ENTITY_TYPE_LABELS,
   operatorUserLink,
   clientUserLink,
+  todayLocal,
 } from '@caravan/contracts';
 import {
   enumOptions,
@@ -92,7 +93,7 @@ export const exchangeRateView: EntityView = {
   canCreate: userIsStaff,
   canEdit: userIsStaff,
   itemTitle: (v) => formatDisplayDate(v.date as string),
-  initial: () => ({ date: new Date().toISOString().slice(0, 10) }),
+  initial: () => ({ date: todayLocal() }),
   columns: [
     ID,
     { key: 'date', label: exchangeRate.labels.date, render: (row) => formatDisplayDate(row.date as string) },

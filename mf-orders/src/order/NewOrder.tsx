@@ -1,12 +1,13 @@
-import { Radio, RadioGroup } from '@blueprintjs/core';
-import { type WhereCondition } from '@caravan/contracts';
+import { Callout, Checkbox, Radio, RadioGroup } from '@blueprintjs/core';
+import { NEW_ORDER_TEXTS, type WhereCondition } from '@caravan/contracts';
 import {
+  FieldInput,
   ReferenceSelect,
   useLazyDocumentListQuery,
   type FieldInputProps,
   type Values,
 } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The settings the new-order dialog carries over from the client's latest order for an operator (spec §4). */
@@ -165,5 +166,56 @@ export function OrderArrivalField({ value, values, onPatch, disabled, id, field 
       disabled={disabled}
       onChange={(next) => void change(next)}
     />
+  );
+}
+
+const isNewOrder = (values: Values) => !values.id || values.id === -1;
+
+/**
+ * The client of an order: in a new order of a user with a single client record it is that one, chosen
+ * already (the user sees only their own clients, so one row means one record).
+ */
+export function OrderClientField(props: FieldInputProps) {
+  const { value, values, onPatch, field } = props;
+  const [lookup] = useLazyDocumentListQuery();
+  const isNew = isNewOrder(values);
+  useEffect(() => {
+    if (!isNew || value) return;
+    let gone = false;
+    void lookup({ entity: 'client', params: { per_page: 2, order_by: 'id asc' } })
+      .unwrap()
+      .then((rows) => {
+        if (!gone && rows.items.length === 1) onPatch({ client_id: rows.items[0]!.id });
+      })
+      .catch(() => {});
+    return () => {
+      gone = true;
+    };
+    // once per new order (only isNew): a choice cleared afterwards is the user's
+  }, [isNew]);
+  return <FieldInput {...props} field={{ ...field, kind: 'ref', entity: 'client', render: undefined }} />;
+}
+
+/**
+ * How the delivery is paid: in a new order the client's 'оплата в СДЭК' choice with the note that the
+ * positions' data is locked once the order is formed; later the state itself.
+ */
+export function OrderDeliveryPaymentField(props: FieldInputProps) {
+  const { value, values, onChange, disabled, id, field } = props;
+  if (!isNewOrder(values))
+    return <FieldInput {...props} field={{ ...field, kind: 'select', render: undefined }} />;
+  return (
+    <>
+      <Checkbox
+        id={id}
+        label={NEW_ORDER_TEXTS.payInCdek}
+        checked={value === 'in_cdek'}
+        disabled={disabled}
+        onChange={(e) => onChange(e.currentTarget.checked ? 'in_cdek' : 'not_paid')}
+      />
+      <Callout intent="warning" data-testid="positions-locked-note">
+        {NEW_ORDER_TEXTS.positionsLocked}
+      </Callout>
+    </>
   );
 }

@@ -34,6 +34,7 @@ import {
   type PositionAction,
   type PositionColumn,
   type PositionFacts,
+  todayLocal,
 } from '@caravan/contracts';
 import {
   ConfirmDialog,
@@ -59,7 +60,7 @@ import { SplitDialog } from './bulk/SplitDialog';
 import { COLUMNS } from './positionColumns';
 
 const P = clientOrderPosition.labels;
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => todayLocal();
 
 type Mode = 'item' | 'consolidation' | 'doc';
 type BulkDialog = 'import' | 'paste' | 'edit' | 'move' | 'split' | 'consolidate' | BulkStageAction;
@@ -440,6 +441,7 @@ export function PositionTable({
         <EditDialog
           isOpen
           title={t('orders.addPosition')}
+          entity="client_order_position"
           fields={NEW_POSITION_FIELDS}
           initial={{ product_images: [] }}
           successMessage={(v) => ORDER_MESSAGES.positionAdded(String(v.title))}
@@ -462,6 +464,7 @@ export function PositionTable({
         <EditDialog
           isOpen
           title={t('orders.bulk.editTitle', { count: selected.length })}
+          entity="client_order_position"
           fields={bulkEditFields(order.client_id as number)}
           successMessage={BULK_MESSAGES.bulkEdited(selected.length)}
           onClose={() => setDialog(null)}

@@ -10,6 +10,7 @@ import {
   type DeliveryData,
   type OrderTransition,
   type WorkingHours,
+  todayLocal,
 } from '@caravan/contracts';
 import {
   EditDialog,
@@ -24,7 +25,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useOrderCallMutation } from './api';
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => todayLocal();
 
 /** The kinds of the stage dialogs' fields (the labels and required marks come from the contract). */
 const DIALOG_FIELDS: Record<string, Partial<FieldDef>> = {

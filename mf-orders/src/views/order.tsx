@@ -22,13 +22,21 @@ import {
   labelledColumn,
   rolesOf,
   userIsAdmin,
+  userIsStaff,
   type EntityView,
   type Values,
 } from '@caravan/ui-kit';
 import { OrderHeader } from '../order/OrderHeader';
 import { ownList } from '../order/ownLists';
-import { OrderArrivalField, OrderOperatorField } from '../order/NewOrder';
+import {
+  OrderArrivalField,
+  OrderClientField,
+  OrderDeliveryPaymentField,
+  OrderOperatorField,
+} from '../order/NewOrder';
 import { OrderSections } from '../order/OrderSections';
+
+const isNewOrder = (v: Values) => !v.id || v.id === -1;
 
 /** id in / not in a list; an empty 'in' list matches nothing (no id is 0), an empty 'not in' everything. */
 const idCondition = (op: 'in' | 'not_in', ids: number[], emptyMatchesNothing = false): WhereCondition[] =>
@@ -112,7 +120,7 @@ export const orderView: EntityView = {
   },
   fields: fieldsOf(clientOrder, {
     title: {},
-    client_id: {},
+    client_id: { kind: 'custom', render: (props) => <OrderClientField {...props} /> },
     operator_id: { kind: 'custom', render: (props) => <OrderOperatorField {...props} /> },
     consolidation_warehouse_id: {
       entity: 'warehouse_point',
@@ -157,11 +165,13 @@ export const orderView: EntityView = {
       hidden: (v) => !v.id || v.id === -1,
       readOnly: (_v, user) => !userIsAdmin(user),
     },
+    // a new order: the client's 'оплата в СДЭК' and the note on locked positions (spec §5 new order dialog)
     delivery_payment_state: {
-      kind: 'select',
+      kind: 'custom',
+      render: (props) => <OrderDeliveryPaymentField {...props} />,
       options: enumOptions(DELIVERY_PAYMENT_STATE_LABELS),
-      hidden: (v) => !v.id || v.id === -1,
-      readOnly: (_v, user) => !userIsAdmin(user),
+      hidden: (v, user) => isNewOrder(v) && userIsStaff(user),
+      readOnly: (v, user) => !userIsAdmin(user) && !isNewOrder(v),
     },
     to_door_delivery_price_rur: { kind: 'decimal', hidden: (v) => !v.id || v.id === -1 },
     description: { kind: 'textarea' },

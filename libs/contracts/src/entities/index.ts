@@ -21,3 +21,4 @@ export * from './positionsBulk';
 export * from './finOperation';
 export * from './payment';
 export * from './invoice';
+export * from './newOrder';

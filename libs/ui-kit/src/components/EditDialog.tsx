@@ -2,6 +2,7 @@ import { Button, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintj
 import { MESSAGES } from '@caravan/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../i18n';
 import { invalidFields, missingRequired, type FieldDef, type Values } from '../fields';
 import { toast } from '../toaster';
 import { FieldInput } from './FieldInput';
@@ -19,6 +20,8 @@ type Props = {
   submitText?: string;
   /** Shown above the fields (a notice, a hint). */
   children?: ReactNode;
+  /** The entity the fields belong to: its own translations of their labels. */
+  entity?: string;
 };
 
 /** Generic edit dialog: required fields block the save with one toast per field ('не заполнено поле: …'). */
@@ -31,7 +34,7 @@ export function EditDialog(props: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation(); // a dialog opened from a form must not submit that form too
-    const label = (f: FieldDef) => t(`fields.${f.name}`, { defaultValue: f.label });
+    const label = (f: FieldDef) => fieldLabel(t, f, props.entity);
     const missing = missingRequired(fields, values);
     missing.forEach((f) => void toast(MESSAGES.fieldRequiredInDialog(label(f)), 'warning'));
     const invalid = invalidFields(fields, values, { label, language: i18n.language });
@@ -59,7 +62,7 @@ export function EditDialog(props: Props) {
           {fields.map((f) => (
             <FormGroup
               key={f.name}
-              label={t(`fields.${f.name}`, { defaultValue: f.label })}
+              label={fieldLabel(t, f, props.entity)}
               labelFor={`dialog-${f.name}`}
               labelInfo={f.required ? '*' : undefined}
             >

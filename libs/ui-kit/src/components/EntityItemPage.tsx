@@ -2,6 +2,7 @@ import { Button, Card, FormGroup, H3, NonIdealState, Spinner, Tag } from '@bluep
 import { MESSAGES, NEW_ID, wordsOf } from '@caravan/contracts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../i18n';
 import { useNavigate, useParams, useResolvedPath } from 'react-router-dom';
 import { useDocumentGetQuery, useDocumentSaveMutation } from '../entityApi';
 import {
@@ -78,7 +79,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
   const toastGroup = `item:${view.entity}:${id}`;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const label = (f: FieldDef) => t(`fields.${f.name}`, { defaultValue: f.label });
+    const label = (f: FieldDef) => fieldLabel(t, f, view.entity);
     const missing = missingRequired(visible, values);
     missing.forEach(
       (f) => void toast(wordsOf(i18n.language).required(label(f)), 'warning', 5000, toastGroup),
@@ -129,7 +130,7 @@ export function EntityItemPage({ view }: { view: EntityView }) {
                   ? 'caravan-wide'
                   : undefined
               }
-              label={t(`fields.${f.name}`, { defaultValue: f.label })}
+              label={fieldLabel(t, f, view.entity)}
               labelFor={`field-${f.name}`}
               labelInfo={f.required ? '*' : undefined}
             >

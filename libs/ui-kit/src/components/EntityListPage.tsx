@@ -15,6 +15,7 @@ import {
 import { LIST_DEFAULT_ORDER, LIST_PAGE_SIZE, MESSAGES, type ListResult } from '@caravan/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '../i18n';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   useDocumentListQuery,
@@ -225,7 +226,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
     (c) => (view.sort ?? view.columns.map((x) => x.key)).includes(c.key) && !hidden.has(c.key),
   );
   const [sortField, sortDir] = order.split(' ');
-  const label = (key: string, fallback: string) => t(`fields.${key}`, { defaultValue: fallback });
+  const label = (key: string, fallback: string) => fieldLabel(t, { name: key, label: fallback }, view.entity);
   const sortColumn = sortable.find((c) => c.key === sortField);
   const sortText =
     order === LIST_DEFAULT_ORDER || !sortColumn

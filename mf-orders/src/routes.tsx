@@ -243,6 +243,9 @@ addTranslations('en', {
       invoiceNumber: 'invoice number',
       rowsFound_one: '{{count}} row found',
       rowsFound_other: '{{count}} rows found',
+      columnMapping: 'columns of the file:',
+      flaggedRows: 'check the rows whose sum is not quantity × price: {{count}}',
+      flaggedRow: 'row {{row}}: {{message}}',
       invoice: {
         title: 'title',
         amount: 'quantity',

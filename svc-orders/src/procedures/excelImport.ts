@@ -119,6 +119,7 @@ function importBounds(env: Record<string, string | undefined>) {
     queue: {
       concurrency: positive('IMPORT_CONCURRENCY', QUEUE_BOUNDS.concurrency),
       waiting: positive('IMPORT_QUEUE', QUEUE_BOUNDS.waiting),
+      maxWaitMs: QUEUE_BOUNDS.maxWaitMs,
     },
     worker: {
       memoryMb: positive('IMPORT_WORKER_MEMORY_MB', WORKER_BOUNDS.memoryMb),

@@ -175,7 +175,7 @@ export const NewPosition = z.strictObject({
   type_id: OptionalId,
   sell_price_no_nds_rur: Money.nullable().default(null),
   sell_price_nds_rur: Money.nullable().default(null),
-  price_cny: Money.nullable().optional(),
+  price_cny: NonNegative(2).nullable().optional(),
 });
 export type NewPosition = z.infer<typeof NewPosition>;
 

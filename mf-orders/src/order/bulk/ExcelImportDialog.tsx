@@ -13,12 +13,14 @@ import {
   BULK_MESSAGES,
   EXCEL_EXTENSIONS,
   EXCEL_MAX_BYTES,
+  IMPORT_TARGET_LABELS,
   INVOICE_ROW_LABELS,
   InvoiceRow,
   MESSAGES,
   recalculateVat,
   trimInvoiceRows,
   uploadRefusal,
+  type ImportColumn,
   type InvoiceImport,
   type VatField,
 } from '@caravan/contracts';
@@ -27,18 +29,23 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrderCallMutation } from '../api';
 
-type EditRow = { [K in keyof InvoiceRow]: string };
+/** A row being edited; `flag` is why the import asks to check it (its sum disagrees), kept with the row. */
+type EditRow = { [K in keyof InvoiceRow]: string } & { flag?: string };
+type EditField = keyof InvoiceRow;
 const PAGE = 100;
-const toEdit = (r: InvoiceRow): EditRow => ({
+const toEdit = (r: InvoiceRow, flag?: string): EditRow => ({
   title: r.title,
   amount: r.amount ?? '',
   unit: r.unit,
   price_no_nds: r.price_no_nds ?? '',
   nds: r.nds ?? '',
   price_nds: r.price_nds ?? '',
+  price_cny: r.price_cny ?? '',
+  ...(flag ? { flag } : {}),
 });
 const orNull = (v: string) => (v.trim() === '' ? null : v.trim().replace(',', '.'));
-const NUMERIC: (keyof EditRow)[] = ['amount', 'price_no_nds', 'nds', 'price_nds'];
+const NUMERIC: EditField[] = ['amount', 'price_no_nds', 'nds', 'price_nds', 'price_cny'];
+const FIELDS = Object.keys(INVOICE_ROW_LABELS) as EditField[];
 
 /**
  * Excel import (spec §2, §5, §7): the file is sent with a progress bar, the server reads the invoice
@@ -50,6 +57,7 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
   const [call] = useOrderCallMutation();
   const [progress, setProgress] = useState<number | null>(null);
   const [rows, setRows] = useState<EditRow[] | null>(null);
+  const [columns, setColumns] = useState<ImportColumn[]>([]);
   const [number, setNumber] = useState('');
   const [page, setPage] = useState(0);
   const [saving, setSaving] = useState(false);
@@ -71,12 +79,15 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
     setProgress(null);
     if (!reply.ok) return void toast(reply.message || t('orders.bulk.uploadFailed'), 'danger');
     setProblems({});
-    setRows(trimInvoiceRows(reply.result.rows).map(toEdit));
+    const flags = new Map((reply.result.flags ?? []).map((f) => [f.row, f.message]));
+    // rows are flagged by their index in the reply, before trimming drops any
+    setRows(trimInvoiceRows(reply.result.rows.map((r, i) => toEdit(r, flags.get(i)))));
+    setColumns(reply.result.columns ?? []);
     setNumber(reply.result.number);
     setPage(0);
   };
 
-  const edit = (index: number, field: keyof EditRow, value: string) => {
+  const edit = (index: number, field: EditField, value: string) => {
     setProblems(({ [`${index}:${field}`]: _fixed, ...rest }) => rest);
     setRows((prev) => {
       const next = [...prev!];
@@ -113,10 +124,11 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
         price_no_nds: orNull(r.price_no_nds),
         nds: orNull(r.nds),
         price_nds: orNull(r.price_nds),
+        price_cny: orNull(r.price_cny),
       });
       if (parsed.success) return;
       for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]) as keyof EditRow;
+        const field = String(issue.path[0]) as EditField;
         const words =
           field !== 'title'
             ? BULK_MESSAGES.numberExpected
@@ -152,6 +164,7 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
             amount: orNull(r.amount),
             sell_price_no_nds_rur: orNull(r.price_no_nds),
             sell_price_nds_rur: orNull(r.price_nds),
+            price_cny: orNull(r.price_cny),
           })),
         },
       }).unwrap();
@@ -207,12 +220,28 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
               <InputGroup id="import-number" value={number} onValueChange={setNumber} />
             </FormGroup>
             <p data-testid="import-count">{t('orders.bulk.rowsFound', { count: rows.length })}</p>
+            {columns.length > 0 && (
+              <p data-testid="import-mapping">
+                {t('orders.bulk.columnMapping')}{' '}
+                {columns.map((c) => `«${c.header}» → ${IMPORT_TARGET_LABELS[c.target]}`).join('; ')}
+              </p>
+            )}
+            {rows.some((r) => r.flag) && (
+              <ul data-testid="import-flags" className="caravan-import-flags">
+                <li>{t('orders.bulk.flaggedRows', { count: rows.filter((r) => r.flag).length })}</li>
+                {rows.map((r, i) =>
+                  r.flag ? (
+                    <li key={i}>{t('orders.bulk.flaggedRow', { row: i + 1, message: r.flag })}</li>
+                  ) : null,
+                )}
+              </ul>
+            )}
             <div className="caravan-table-scroll">
               <HTMLTable compact className="caravan-import-table">
                 <thead>
                   <tr>
                     <th>№</th>
-                    {(Object.keys(INVOICE_ROW_LABELS) as (keyof EditRow)[]).map((f) => (
+                    {FIELDS.map((f) => (
                       <th key={f}>
                         {t(`orders.bulk.invoice.${f}`, { defaultValue: INVOICE_ROW_LABELS[f] })}
                       </th>
@@ -224,9 +253,15 @@ export function ExcelImportDialog({ orderId, onClose }: { orderId: number; onClo
                   {shown.map((r, k) => {
                     const i = page * PAGE + k;
                     return (
-                      <tr key={i} data-testid={`import-row-${i + 1}`}>
+                      <tr
+                        key={i}
+                        data-testid={`import-row-${i + 1}`}
+                        data-flagged={r.flag ? 'true' : undefined}
+                        title={r.flag}
+                        className={r.flag ? 'caravan-import-flagged' : undefined}
+                      >
                         <td>{i + 1}</td>
-                        {(Object.keys(INVOICE_ROW_LABELS) as (keyof EditRow)[]).map((f) => (
+                        {FIELDS.map((f) => (
                           <td key={f} className={f === 'title' ? 'caravan-import-title' : undefined}>
                             {f === 'unit' ? (
                               r.unit

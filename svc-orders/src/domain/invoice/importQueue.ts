@@ -1,9 +1,12 @@
 import { BULK_MESSAGES } from '@caravan/contracts';
 import { InvoiceReadError } from './table';
 
-/** env IMPORT_CONCURRENCY (files read at once), IMPORT_QUEUE (files waiting their turn). */
-export type QueueBounds = { concurrency: number; waiting: number };
-export const QUEUE_BOUNDS: QueueBounds = { concurrency: 1, waiting: 8 };
+/**
+ * env IMPORT_CONCURRENCY (files read at once), IMPORT_QUEUE (files waiting their turn); a file waits at
+ * most `maxWaitMs`, so that waiting and reading (IMPORT_TIMEOUT_MS) stay within the gateway's 120 s.
+ */
+export type QueueBounds = { concurrency: number; waiting: number; maxWaitMs?: number };
+export const QUEUE_BOUNDS: Required<QueueBounds> = { concurrency: 1, waiting: 8, maxWaitMs: 50_000 };
 
 /**
  * Imports take turns (docs/adr/0016-import-as-suppliers-write.md): at most `concurrency` files are
@@ -26,7 +29,7 @@ export class ImportQueue {
     try {
       // a finished file hands its slot straight to the next one waiting
       if (this.running < this.bounds.concurrency) this.running++;
-      else await new Promise<void>((go) => this.queue.push(go));
+      else await this.turn();
       try {
         return await task();
       } finally {
@@ -37,6 +40,21 @@ export class ImportQueue {
     } finally {
       this.users.delete(user);
     }
+  }
+
+  /** Waits for a finished file's slot; refused as busy when it does not come in time. */
+  private turn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const go = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.queue.splice(this.queue.indexOf(go), 1);
+        reject(new InvoiceReadError(BULK_MESSAGES.importBusy));
+      }, this.bounds.maxWaitMs ?? QUEUE_BOUNDS.maxWaitMs);
+      this.queue.push(go);
+    });
   }
 
   get size() {

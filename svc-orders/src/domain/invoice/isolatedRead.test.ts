@@ -94,4 +94,15 @@ describe('ImportQueue', () => {
     await expect(queue.run(1, () => Promise.reject(new Error('x')))).rejects.toThrow('x');
     await expect(queue.run(1, async () => 'again')).resolves.toBe('again');
   });
+
+  it('refuses a file that waited its turn too long, and frees its place', async () => {
+    const queue = new ImportQueue({ concurrency: 1, waiting: 1, maxWaitMs: 50 });
+    const first = later();
+    const a = queue.run(1, () => first.promise);
+    expect(await refusal(queue.run(2, async () => undefined))).toBe(BULK_MESSAGES.importBusy);
+    expect(queue.size).toEqual({ running: 1, waiting: 0 });
+    first.done();
+    await a;
+    await expect(queue.run(2, async () => 'now')).resolves.toBe('now');
+  });
 });

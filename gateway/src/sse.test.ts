@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventEnvelope, type Identity } from '@caravan/contracts';
+import { EVENT_TYPES, GOODS_MOVED_EVENT, type EventEnvelope, type Identity } from '@caravan/contracts';
 import { createLogger } from '@caravan/service-kit';
 import type { Response } from 'express';
 import { ALL_STREAMS, SseHub } from './sse';
@@ -47,6 +47,21 @@ describe('SSE fan-out', () => {
     hub.dispatch(walletEvent(11, 'третье'));
     hub.dispatch(walletEvent(11, 'третье')); // redelivered
     expect(b.titles()).toEqual(['второе', 'третье']);
+  });
+
+  it("passes over events that are no row change (goods.moved shares the orders' topic), without a warning", () => {
+    const log = createLogger('test', 'silent');
+    const warn = jest.spyOn(log, 'warn');
+    hub = new SseHub(async () => null, log);
+    const b = browser();
+    hub.add({ identity: admin, userId: 1, tokenHash: 'h', res: b.res });
+    hub.dispatch({
+      ...walletEvent(12, 'x'),
+      type: GOODS_MOVED_EVENT,
+      data: { transfer_id: 't', from_order_id: 7, shares: [] },
+    });
+    expect(b.titles()).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('sends an order change to its client and its operator on the card and the list streams, to nobody else', () => {

@@ -19,6 +19,9 @@ export const GoodsMoved = z.object({
   /** one per call that moved goods: the transfers' idempotency key */
   transfer_id: z.string().min(1),
   from_order_id: z.number().int(),
+  /** the orders' client and operator (a move keeps goods within one client and one operator) */
+  client_id: z.number().int(),
+  operator_id: z.number().int().nullable(),
   /** the goods' sum (positions' buyout_price_rur) of the order they left, before they left */
   from_goods_rur: MoneyText,
   /** no goods left in the order: its whole paid amount goes, the remainder kopeck to the last share */

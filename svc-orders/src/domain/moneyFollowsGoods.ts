@@ -84,6 +84,9 @@ export async function moneyFollowsGoods(
     const data: GoodsMoved = {
       transfer_id: transferId,
       from_order_id: fromId,
+      client_id: Number(from.client_id),
+      operator_id:
+        from.operator_id === null || from.operator_id === undefined ? null : Number(from.operator_id),
       from_goods_rur: decFormat(total, 2),
       left_empty: !left,
       from_paid: paidSeen(from),

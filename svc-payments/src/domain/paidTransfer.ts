@@ -9,7 +9,7 @@ import {
 import type { Db, EntityStore, Outbox } from '@caravan/service-kit';
 import { lockAccount, saveAccount, type Account } from './orderPayments';
 
-type OrderSeen = { id: number; title?: string; client_id?: number; operator_id?: number | null };
+type OrderSeen = { id: number; title?: string };
 
 const replicaOrder = async (trx: Db, id: number) =>
   (
@@ -73,11 +73,10 @@ export async function transferPaid(
     };
     accounts.set(moved.from_order_id, sourceAfter);
     accounts.set(share.to_order_id, targetAfter);
-    const toOrder = await replicaOrder(trx, share.to_order_id);
     rows.push({
       client_order_id: share.to_order_id,
-      client_id: toOrder?.client_id ?? fromOrder?.client_id,
-      operator_id: toOrder?.operator_id ?? fromOrder?.operator_id ?? null,
+      client_id: moved.client_id,
+      operator_id: moved.operator_id,
       kind: 'product',
       type: 'transfer',
       amount: decFormat(amount, 2),

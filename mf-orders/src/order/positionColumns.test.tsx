@@ -9,6 +9,8 @@ import { COLUMNS, type ColumnContext } from './positionColumns';
 const t = ((key: string) => key) as unknown as TFunction;
 const position = {
   id: 1,
+  deleted: false,
+  created_at: '2026-11-24T10:00:00Z',
   price_cny: '100',
   amount: '10',
   weight: '2',

@@ -111,10 +111,10 @@ describe('order fields by stage and role', () => {
 
     await atStage(order, 'client_confirmed', { state: 'done' });
     expect(await call('client_order_update', { id: order.id, transport_company_rus: 'cdek' }, userA)).toEqual(
-      refused('данные заказа после формирования меняет только администратор'),
+      refused("на этапе «принят получателем» поле 'перевозчик по РФ' меняет только администратор"),
     );
-    expect(await call('client_order_update', { id: order.id, weight: '3' }, operatorB)).toEqual(
-      refused('данные заказа после формирования меняет только администратор'),
+    expect(await call('client_order_update', { id: order.id, weight: '3', volume: '1' }, operatorB)).toEqual(
+      refused("на этапе «принят получателем» поля 'вес, кг', 'объём, м³' меняет только администратор"),
     );
     expect(await stored('client_order', order.id)).toMatchObject({
       transport_company_rus: 'pec',

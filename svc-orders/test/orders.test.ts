@@ -130,7 +130,7 @@ describe('forming an order (client_order_created)', () => {
     );
     expect(await call('client_order_created', { id: order.id }, userA)).toMatchObject({ ok: true });
     expect(await call('client_order_update', { id: order.id, comment: 'быстрее' }, userA)).toEqual(
-      refused('данные заказа после формирования меняет только администратор'),
+      refused("на этапе «сформирован» поле 'комментарий' меняет только оператор или администратор"),
     );
     expect(await call('client_order_update', { id: order.id, operator_id: opB.id }, userA)).toEqual(
       refused('клиента и оператора сформированного заказа меняет только администратор'),

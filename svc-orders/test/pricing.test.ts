@@ -290,32 +290,42 @@ describe('the position table prices and the buyout commission (ADR 0018)', () =>
     await eventually('the route replica', async () =>
       Boolean(await orders.db('replica').where({ entity: 'logistic_route', id: withCommission.id }).first()),
     );
+    // the operator's latest yuan rate (12.5, or the newer one the test above added)
+    const latest = await orders
+      .db('replica')
+      .where({ entity: 'exchange_rate', deleted: false })
+      .whereRaw(`(data->>'operator_id')::bigint = ?`, [operator.id])
+      .orderByRaw(`data->>'date' desc, id desc`)
+      .first();
+    const rate = String(latest.data.client_sell_rate_cny);
+    const { positionPricePerUnit, positionPricePerKg, orderBuyoutCommission, toRubles } =
+      await import('@caravan/contracts');
     const o = await newOrder({ logistic_route_id: withCommission.id });
-    // (¥100 × 1.03 × 10 + ¥50 to the consolidation warehouse) × 12.5 = 1080 × 12.5 = ₽13500.00
+    // (¥100 × 1.03 × 10 + ¥50 to the consolidation warehouse) × rate = ¥1080 × rate (₽13500.00 at 12.5)
+    const buyout = toRubles('1080', rate);
     const p = await staffPosition(o.id, {
       price_cny: '100',
       amount: '10',
       weight: '2',
       to_consolidation_warehouse_delivery_price_cny: '50',
     });
-    expect((await positionsOf(o.id))[0]).toMatchObject({ id: p.id, buyout_price_rur: '13500.00' });
-    expect(await order(o.id)).toMatchObject({ buyout_price_rur: '13500.00', total_price_rur: '13500.00' });
+    expect((await positionsOf(o.id))[0]).toMatchObject({ id: p.id, buyout_price_rur: buyout });
+    expect(await order(o.id)).toMatchObject({ buyout_price_rur: buyout, total_price_rur: buyout });
 
     for (const who of [clientUser, operatorUser, admin]) {
       const seen = await call('client_order_get_by_id', { id: o.id }, who);
       expect(seen.ok).toBe(true);
-      expect(Number(seen.result.rate_cny)).toBe(12.5);
+      expect(Number(seen.result.rate_cny)).toBe(Number(rate));
       expect(Number(seen.result.buyout_commission)).toBe(3);
     }
-    // the same pricing gives the table's per-unit price: ¥50 × 12.5 / 10 + ¥100 × 1.03 × 12.5 = 62.50 + 1287.50
+    // the same pricing gives the table's per-unit price: ¥50 × rate / 10 + ¥100 × 1.03 × rate = ¥108 × rate
+    // (62.50 + 1287.50 = ₽1350.00 at 12.5), per 2 kg ¥54 × rate
     const seen = (await call('client_order_get_by_id', { id: o.id }, clientUser)).result;
-    const { positionPricePerUnit, positionPricePerKg, orderBuyoutCommission } =
-      await import('@caravan/contracts');
     const commission = orderBuyoutCommission(seen, seen.buyout_commission);
-    expect(positionPricePerUnit(p, seen.rate_cny, commission)).toBe('1350.00');
-    expect(positionPricePerKg(p, seen.rate_cny, commission)).toBe('675.00');
+    expect(positionPricePerUnit(p, seen.rate_cny, commission)).toBe(toRubles('108', rate));
+    expect(positionPricePerKg(p, seen.rate_cny, commission)).toBe(toRubles('54', rate));
 
-    // a self buyout carries no commission: ¥1050 × 12.5
+    // a self buyout carries no commission: ¥1050 × rate
     const self = await newOrder({ logistic_route_id: withCommission.id, buyout_type: 'self' });
     await staffPosition(self.id, {
       price_cny: '100',
@@ -323,6 +333,6 @@ describe('the position table prices and the buyout commission (ADR 0018)', () =>
       to_consolidation_warehouse_delivery_price_cny: '50',
       waybill: 'YT1',
     });
-    expect(await order(self.id)).toMatchObject({ buyout_price_rur: '13125.00' });
+    expect(await order(self.id)).toMatchObject({ buyout_price_rur: toRubles('1050', rate) });
   });
 });

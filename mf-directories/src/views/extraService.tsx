@@ -1,4 +1,5 @@
 import {
+  CURRENCY,
   extraService,
   EXTRA_SERVICE_TYPE_LABELS,
   PROCESS_LANG_LABELS,
@@ -12,7 +13,12 @@ export const extraServiceView: EntityView = {
   entity: 'extra_service',
   title: 'pages.extra_service',
   ...staffOnly,
-  initial: () => ({ unit: 'kg', process_lang: 'ru', client_price_currency_id: 2, cost_price_currency_id: 2 }),
+  initial: () => ({
+    unit: 'kg',
+    process_lang: 'ru',
+    client_price_currency_id: CURRENCY.RUB,
+    cost_price_currency_id: CURRENCY.RUB,
+  }),
   columns: [
     ID,
     { key: 'title', label: extraService.labels.title },

@@ -14,6 +14,7 @@ import {
   ORDER_NUMBER_STATES,
   ORDER_OWNER_FIXED_FIELDS,
   orderEditableFields,
+  orderFieldsLockedMessage,
   OrderCreatedParams,
   orderCreatedProblems,
   orderTransition,
@@ -104,8 +105,12 @@ function assertFieldsAllowed(
     throw new BusinessError(ORDER_MESSAGES.ownersFixed);
   const allowed = orderEditableFields(prev.stage as OrderStage, identity);
   if (!allowed) return;
-  if (fields.some((f) => !allowed.includes(f)))
-    throw new BusinessError(draft ? MESSAGES.staffOnly : ORDER_MESSAGES.orderLocked);
+  const refused = fields.filter((f) => !allowed.includes(f));
+  if (!refused.length) return;
+  if (draft) throw new BusinessError(MESSAGES.staffOnly);
+  throw new BusinessError(
+    orderFieldsLockedMessage(refused, prev.stage as OrderStage, clientOrder.labels as Record<string, string>),
+  );
 }
 
 /**

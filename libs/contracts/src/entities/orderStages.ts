@@ -182,6 +182,11 @@ export const ORDER_MESSAGES = {
   positionBoughtOut: 'позиция уже выкуплена',
   positionStageByActions: 'этап и состояние выкупа позиции меняются кнопками действий',
   orderLocked: 'данные заказа после формирования меняет только администратор',
+  /** A formed order's fields refused to this user at this stage, by their labels, and who may change them. */
+  fieldsLocked: (labels: readonly string[], stage: OrderStage, byStaff: boolean) =>
+    `на этапе «${ORDER_STAGE_LABELS[stage]}» ${labels.length > 1 ? 'поля' : 'поле'} ${labels
+      .map((l) => `'${l}'`)
+      .join(', ')} ${byStaff ? 'меняет только оператор или администратор' : 'меняет только администратор'}`,
   ownersFixed: 'клиента и оператора сформированного заказа меняет только администратор',
   clientFixed:
     'клиент заказа не меняется: для другого клиента создайте новый заказ и перенесите в него позиции',
@@ -407,6 +412,21 @@ export const ORDER_CLIENT_LATER_FIELDS: readonly string[] = orderLaterFields('cr
 export const ORDER_STAFF_LATER_FIELDS: readonly string[] = orderLaterFields('created', {
   roles: ['operator'],
 });
+
+/** Why these fields of a formed order are refused to a non-admin: who may still change them at this stage. */
+export function orderFieldsLockedMessage(
+  fields: readonly string[],
+  stage: OrderStage,
+  labels: Readonly<Record<string, string>>,
+): string {
+  const staffFields = orderLaterFields(stage, { roles: ['operator'] });
+  const byStaff = fields.every((f) => staffFields.includes(f));
+  return ORDER_MESSAGES.fieldsLocked(
+    fields.map((f) => labels[f] ?? f),
+    stage,
+    byStaff,
+  );
+}
 
 /**
  * The order's owners: its client is chosen when it is created and never changes (another client gets

@@ -1,7 +1,13 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
 import { listIndexes } from './list_indexes';
-import { autoDebitSeen, orderReplicaByClient, paymentsListIndexes, paymentsMigration } from './payments';
+import {
+  acquiringExpired,
+  autoDebitSeen,
+  orderReplicaByClient,
+  paymentsListIndexes,
+  paymentsMigration,
+} from './payments';
 
 export const migrations: Migration[] = [
   {
@@ -83,4 +89,5 @@ export const migrations: Migration[] = [
   paymentsListIndexes,
   orderReplicaByClient,
   autoDebitSeen,
+  acquiringExpired,
 ];

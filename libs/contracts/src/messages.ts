@@ -27,6 +27,9 @@ export const MESSAGES = {
   serviceUnavailable: 'сервис временно недоступен, повторите попытку',
   /** The service got the request but its answer was lost: a retry is safe (the UI's idempotency key). */
   serviceNoAnswer: 'сервис не ответил; повторите попытку — действие не будет выполнено дважды',
+  /** The same, for a call without an Idempotency-Key: nothing promises a retry is safe (issue 17). */
+  serviceNoAnswerUnkeyed:
+    'сервис не ответил; действие могло выполниться — проверьте результат, прежде чем повторять',
   unsupportedEncoding: 'запрос сжат неизвестным способом: поддерживаются gzip, deflate и br',
   unsupportedBody: 'тело запроса должно быть в формате JSON в кодировке UTF-8',
   invalidJson: 'тело запроса — не корректный JSON',

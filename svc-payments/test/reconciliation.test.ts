@@ -253,3 +253,107 @@ describe('reconciliation with the bank', () => {
     }
   });
 });
+
+describe('amounts and references a column cannot hold, a database that drops', () => {
+  it('refuses a top-up beyond MONEY_MAX in words (was a 500: numeric overflow); nothing is written', async () => {
+    const walletId = await newWallet();
+    const before = await db()('acquiring_payment').count({ n: '*' }).first();
+    for (const amount of ['999999999999.99', '1000000000.01']) {
+      const reply = await http('modul_sbp_create', {
+        type: 'img',
+        operation_type: 'wallet',
+        wallet_id: walletId,
+        amount,
+      });
+      expect(reply).toMatchObject({ ok: false });
+      expect(reply.message).toContain('сумма, ₽');
+      expect(reply.message).toContain('сумма не может быть больше 1 000 000 000,00');
+    }
+    expect(await db()('acquiring_payment').count({ n: '*' }).first()).toEqual(before);
+    expect(await walletAmount(walletId)).toBe('0.00');
+  });
+
+  it('refuses a wallet in a currency nobody has (currency_id 999), naming the field; nothing is written', async () => {
+    const before = await db()('wallet').count({ n: '*' }).first();
+    const reply = await call(replicaA, 'wallet_update', {
+      id: -1,
+      title: 'В несуществующей валюте',
+      client_id: w.clientA.id,
+      currency_id: 999,
+    });
+    expect(reply).toMatchObject({ ok: false, message: 'валюта: нет такой записи (999)' });
+    const unknownClient = await call(replicaA, 'wallet_update', {
+      id: -1,
+      title: 'Ничей',
+      client_id: 987654,
+      currency_id: 2,
+    });
+    expect(unknownClient).toMatchObject({ ok: false, message: 'клиент: нет такой записи (987654)' });
+    expect(await db()('wallet').count({ n: '*' }).first()).toEqual(before);
+  });
+
+  it('modul_sbp_create and the bank callback answer a dropped database connection with a retryable 503, not a 500', async () => {
+    const walletId = await newWallet();
+    const { id } = await topUp(walletId, '10');
+    const admin = await replicaA.db.client.acquireConnection();
+    /** Drops the connections of both calls once both wait for the lock (as a database restart would). */
+    const terminateWaiting = async (like: string) => {
+      const waiting = `from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike ?`;
+      await eventually('both calls waiting for the lock', async () => {
+        const { rows } = await replicaA.db.raw(`select pid ${waiting}`, [like]);
+        return rows.length >= 2;
+      });
+      await replicaA.db.raw(`select pg_terminate_backend(pid) ${waiting}`, [like]);
+    };
+    try {
+      // another session holds the table: the service's statement waits, and its connection is dropped
+      await replicaA.db.raw('begin').connection(admin);
+      await replicaA.db
+        .raw('lock table payments.acquiring_payment in access exclusive mode')
+        .connection(admin);
+      const createdStatus = fetch(`${replicaA.url}/api/modul_sbp_create`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [IDENTITY_HEADER]: signIdentity(
+            w.users.clientA,
+            process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET,
+          ),
+        },
+        body: JSON.stringify({ type: 'img', operation_type: 'wallet', wallet_id: walletId, amount: '10' }),
+      });
+      const callback = fetch(`${replicaA.url}/api/acquiring/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(
+          signedForm(
+            {
+              merchant,
+              order_id: String(id),
+              transaction_id: 'tx',
+              amount: '10.08',
+              currency: 'RUB',
+              state: 'COMPLETE',
+              testing: '1',
+            },
+            secret,
+          ),
+        ).toString(),
+      });
+      await terminateWaiting('%acquiring_payment%');
+      await replicaA.db.raw('rollback').connection(admin);
+      const [created, answered] = await Promise.all([createdStatus, callback]);
+      expect(created.status).toBe(503);
+      expect(await created.json()).toMatchObject({
+        ok: false,
+        message: 'сервис временно недоступен, повторите попытку',
+      });
+      expect(answered.status).toBe(503);
+    } finally {
+      await replicaA.db.client.releaseConnection(admin);
+    }
+    // nothing moved; the bank's retry of the callback then credits once
+    expect(await walletAmount(walletId)).toBe('0.00');
+  });
+});

@@ -14,6 +14,8 @@ export const MESSAGES = {
   invalidField: (field: string, detail: string) => `неверное значение поля '${field}': ${detail}`,
   invalidParams: 'неверные параметры запроса',
   notFound: 'запись не найдена',
+  /** A reference to another service's row that its replica does not hold (issue 17). */
+  refMissing: (label: string, id: number) => `${label}: нет такой записи (${id})`,
   accessDenied: 'недостаточно прав для этого действия',
   staffOnly: 'действие доступно только администратору или оператору',
   adminOnly: 'действие доступно только администратору',

@@ -109,6 +109,4 @@ export const registerWallet = (kit: ServiceKit) =>
     // only an empty wallet is deleted (spec: the widget's delete); its money moves by a transfer first
     undeletable: (row) => (holdsMoney(row) ? WALLET_MESSAGES.fundedDelete : null),
     topic: ENTITY_TOPICS.wallet,
-    // the client and the operator are svc-orders' and svc-carriers' rows: checked in the replica
-    replicatedRefs: ['client', 'operator'],
   });

@@ -2,7 +2,13 @@ import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
 import { listIndexes } from './list_indexes';
 import { orderPaidTransfer } from './order_paid_transfer';
-import { autoDebitSeen, orderReplicaByClient, paymentsListIndexes, paymentsMigration } from './payments';
+import {
+  acquiringExpired,
+  autoDebitSeen,
+  orderReplicaByClient,
+  paymentsListIndexes,
+  paymentsMigration,
+} from './payments';
 
 export const migrations: Migration[] = [
   {
@@ -85,4 +91,5 @@ export const migrations: Migration[] = [
   orderReplicaByClient,
   autoDebitSeen,
   orderPaidTransfer,
+  acquiringExpired,
 ];

@@ -106,3 +106,20 @@ export const autoDebitSeen: Migration = {
     });
   },
 };
+
+/**
+ * Reconciliation (ADR 0014): a payment the bank declined or never started, asked about when no callback
+ * came, is 'expired'; the job finds the pending ones oldest first.
+ */
+export const acquiringExpired: Migration = {
+  name: '040_acquiring_payment_expired',
+  async up(db, schema) {
+    await db.raw(
+      `alter table ??.acquiring_payment
+         drop constraint acquiring_payment_state,
+         add constraint acquiring_payment_state check (state in ('pending', 'done', 'failed', 'expired'));
+       create index acquiring_payment_pending on ??.acquiring_payment (created_at, id) where state = 'pending'`,
+      [schema, schema],
+    );
+  },
+};

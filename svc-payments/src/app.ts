@@ -13,6 +13,7 @@ import {
   registerPaymentReceive,
   registerSbpCreate,
 } from './procedures/payment';
+import { registerReconciliation } from './procedures/reconciliation';
 import { registerWallet } from './procedures/wallet';
 import { seed } from './seed';
 
@@ -45,5 +46,9 @@ export const paymentsService = (env: Record<string, string | undefined> = proces
     registerSbpCreate(kit, stores, setup);
     registerAcquirerCallback(kit, stores, setup);
     registerOrderDues(kit);
+    registerReconciliation(kit, stores, setup, {
+      afterSeconds: config.PAYMENTS_RECONCILE_AFTER_SECONDS,
+      everySeconds: config.PAYMENTS_RECONCILE_EVERY_SECONDS,
+    });
   },
 });

@@ -89,6 +89,8 @@ export class ServiceProxy {
     outgoing.on('error', (err: NodeJS.ErrnoException) => {
       // Refused or unreachable before the request left: nothing happened there.
       const reached = sent && err.code !== 'ECONNREFUSED';
+      // a retry is safe only for a call under an Idempotency-Key: only then does the answer promise it
+      const keyed = Boolean(upstream.caller.headers['idempotency-key']);
       this.log.warn(
         { err: err.message, code: err.code, path: upstream.path, reached },
         'service call failed',
@@ -98,7 +100,13 @@ export class ServiceProxy {
           upstream.caller,
           res,
           503,
-          fail(reached ? MESSAGES.serviceNoAnswer : MESSAGES.serviceUnavailable),
+          fail(
+            !reached
+              ? MESSAGES.serviceUnavailable
+              : keyed
+                ? MESSAGES.serviceNoAnswer
+                : MESSAGES.serviceNoAnswerUnkeyed,
+          ),
         );
       else res.destroy();
     });

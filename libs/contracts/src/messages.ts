@@ -14,6 +14,8 @@ export const MESSAGES = {
   invalidField: (field: string, detail: string) => `неверное значение поля '${field}': ${detail}`,
   invalidParams: 'неверные параметры запроса',
   notFound: 'запись не найдена',
+  /** A reference to another service's row that its replica does not hold (issue 17). */
+  refMissing: (label: string, id: number) => `${label}: нет такой записи (${id})`,
   accessDenied: 'недостаточно прав для этого действия',
   staffOnly: 'действие доступно только администратору или оператору',
   adminOnly: 'действие доступно только администратору',
@@ -27,6 +29,9 @@ export const MESSAGES = {
   serviceUnavailable: 'сервис временно недоступен, повторите попытку',
   /** The service got the request but its answer was lost: a retry is safe (the UI's idempotency key). */
   serviceNoAnswer: 'сервис не ответил; повторите попытку — действие не будет выполнено дважды',
+  /** The same, for a call without an Idempotency-Key: nothing promises a retry is safe (issue 17). */
+  serviceNoAnswerUnkeyed:
+    'сервис не ответил; действие могло выполниться — проверьте результат, прежде чем повторять',
   unsupportedEncoding: 'запрос сжат неизвестным способом: поддерживаются gzip, deflate и br',
   unsupportedBody: 'тело запроса должно быть в формате JSON в кодировке UTF-8',
   invalidJson: 'тело запроса — не корректный JSON',

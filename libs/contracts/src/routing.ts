@@ -68,6 +68,7 @@ const SPECIAL_METHODS: Record<string, Owner> = {
   client_order_dues: 'payments',
   wallet_transfer: 'payments',
   logistic_route_calculate: 'carriers',
+  acquiring_payment_reconcile: 'payments',
 };
 
 function buildMethodTable(): Record<string, Owner> {

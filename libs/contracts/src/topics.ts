@@ -71,6 +71,7 @@ export const PAYMENTS_REPLICATED_ENTITIES: readonly Published[] = [
   'client',
   'client_order',
   'client_order_position',
+  'currency',
 ];
 
 /** svc-carriers keeps the legal entities and bank accounts (an operator names only their own). */

@@ -115,6 +115,11 @@ export type EntityDefinition = {
   createDefaults?(identity: Identity): Record<string, unknown>;
   /** The entity's own rules, checked inside the write's transaction; throw a BusinessError to refuse. */
   rules?(ctx: RuleContext): Promise<void> | void;
+  /**
+   * The entities of other services this service replicates: a reference field pointing to one of them
+   * must name a live row of the replica ('валюта: нет такой записи (999)'), never an id nobody has.
+   */
+  replicatedRefs?: readonly string[];
   listExtras?: ListExtras;
   /** Topic of the entity-changed events; without it changes are not published. */
   topic?: string;
@@ -500,6 +505,23 @@ export class EntityStore {
     return parsed.data as Record<string, unknown>;
   }
 
+  /** Every reference to another service's row among `values` names a live row of the replica. */
+  private async checkReplicatedRefs(trx: Db, values: Record<string, unknown>) {
+    const replicated = this.def.replicatedRefs ?? [];
+    const refs = Object.entries((this.def.contract.refs ?? {}) as Record<string, string>).filter(
+      ([field, target]) => replicated.includes(target) && typeof values[field] === 'number',
+    );
+    const missing: string[] = [];
+    for (const [field, target] of refs) {
+      const found = await trx('replica')
+        .where({ entity: target, id: values[field] as number, deleted: false })
+        .first('id');
+      if (!found)
+        missing.push(MESSAGES.refMissing(this.def.contract.labels[field] ?? field, Number(values[field])));
+    }
+    if (missing.length) throw new BusinessError(missing.join('; '));
+  }
+
   /** A create must fill every required field; a patch must not empty one it touches. */
   private checkRequired(values: Record<string, unknown>, onlyGiven = false) {
     const { required, labels } = this.def.contract;
@@ -529,6 +551,7 @@ export class EntityStore {
     this.checkRequired(fields);
     const values = this.validate(this.def.contract.fields, fields);
     return ctx.db.transaction(async (trx) => {
+      await this.checkReplicatedRefs(trx, values);
       await this.def.rules?.({ trx, identity: ctx.identity, prev: null, next: values, given: values });
       const [row] = (await trx(this.table)
         .insert(this.toDb(values))
@@ -573,6 +596,7 @@ export class EntityStore {
       if (kept) throw new BusinessError(kept);
       if (changes.length > (toggles ? 1 : 0)) this.assertMay(identity, 'change');
       const patch = Object.fromEntries(changes.map(([k, , v]) => [k, v]));
+      await this.checkReplicatedRefs(trx, patch);
       await this.def.rules?.({
         trx,
         identity,

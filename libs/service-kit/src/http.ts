@@ -2,9 +2,13 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fail, MESSAGES } from '@caravan/contracts';
 import type { Express, NextFunction, Request, Response } from 'express';
+import { isTransientDbError } from './errors';
 import type { Logger } from './logger';
 
-/** Express error handler: a malformed or oversized body is the caller's mistake (4xx), anything else ours (500). */
+/**
+ * Express error handler: a malformed or oversized body is the caller's mistake (4xx); the database out of
+ * reach a moment (a dropped connection) a retryable 503, as on call_pg_func; anything else ours (500).
+ */
 export function jsonErrorHandler(
   err: Error & { status?: number; type?: string },
   req: Request,
@@ -13,6 +17,11 @@ export function jsonErrorHandler(
 ) {
   if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
     res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+    return;
+  }
+  if (isTransientDbError(err)) {
+    req.log.warn({ err }, 'database unavailable');
+    if (!res.headersSent) res.status(503).json(fail(MESSAGES.serviceUnavailable));
     return;
   }
   req.log.error({ err }, 'request failed');

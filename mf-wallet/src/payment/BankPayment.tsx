@@ -14,8 +14,15 @@ import '../wallet.css';
 /** How often the waiting dialog asks for the payment itself, in case the live stream dropped it. */
 const POLL_MS = 4000;
 
-/** A payment through the bank as it settled: done (with what it credited) or failed (with why). */
-export type BankOutcome = Pick<AcquiringPayment, 'amount' | 'message'> & { state: 'done' | 'failed' };
+/**
+ * A payment through the bank as it settled: done (with what it credited), failed (with why), or expired
+ * — its callback never came and the reconciliation learned from the bank it will not be paid (ADR 0014).
+ */
+export type BankOutcome = Pick<AcquiringPayment, 'amount' | 'message'> & {
+  state: 'done' | 'failed' | 'expired';
+};
+const SETTLED: readonly unknown[] = ['done', 'failed', 'expired'] satisfies BankOutcome['state'][];
+const isSettled = (state: unknown): state is BankOutcome['state'] => SETTLED.includes(state);
 
 /**
  * The payer's part of a payment through the bank, for a top-up and for an order alike (spec §9: for QR,
@@ -40,7 +47,7 @@ export function BankPayment({
   const { t } = useTranslation();
   const settled = useRef(false);
   const settle = (row: Partial<AcquiringPayment>) => {
-    if (settled.current || (row.state !== 'done' && row.state !== 'failed')) return;
+    if (settled.current || !isSettled(row.state)) return;
     settled.current = true;
     onSettled({ state: row.state, amount: String(row.amount ?? ''), message: String(row.message ?? '') });
   };

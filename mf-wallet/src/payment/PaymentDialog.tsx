@@ -14,6 +14,7 @@ import {
   Spinner,
 } from '@blueprintjs/core';
 import {
+  ACQUIRING_STATE_LABELS,
   CURRENCY,
   amountWithFee,
   formatMoney,
@@ -53,7 +54,8 @@ type Step =
   | { kind: 'choose' }
   | { kind: 'bank'; method: AcquiringMethod; created: SbpCreated }
   | { kind: 'done'; message: string }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  | { kind: 'expired'; message: string };
 
 const STATE_FIELD: Record<PaymentKind, string> = {
   product: 'product_payment_state',
@@ -185,7 +187,7 @@ export default function PaymentDialog({ orderId, onClose }: SlotProps['order-pay
   const settled = (outcome: BankOutcome) =>
     outcome.state === 'done'
       ? finish(outcome.message)
-      : setStep({ kind: 'failed', message: outcome.message });
+      : setStep({ kind: outcome.state, message: outcome.message });
 
   const title = t('payment.title', { order: String(order?.title || `№${orderId}`) });
   let body: React.ReactNode;
@@ -214,6 +216,14 @@ export default function PaymentDialog({ orderId, onClose }: SlotProps['order-pay
         title={PAYMENT_MESSAGES.done}
         description={step.message}
         className="caravan-payment-result"
+      />
+    );
+  else if (step.kind === 'expired')
+    body = (
+      <NonIdealState
+        icon="time"
+        title={ACQUIRING_STATE_LABELS.expired}
+        description={<div data-testid="payment-expired">{step.message}</div>}
       />
     );
   else if (step.kind === 'failed')

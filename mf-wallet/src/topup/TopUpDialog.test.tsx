@@ -1,4 +1,4 @@
-import type { Wallet } from '@caravan/contracts';
+import { CURRENCY, type Wallet } from '@caravan/contracts';
 import { Refusal, renderInWorld, USERS, type Answers } from '@caravan/ui-kit/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,7 +6,7 @@ import '../routes';
 import { TopUpDialog } from './TopUpDialog';
 
 /** The top-up dialog (spec §2 'Top-up dialogs', §9), the gateway and the bank's answers in-process. */
-const RUB = 2;
+const RUB = CURRENCY.RUB;
 const wallet = (over: Partial<Wallet> & { id: number; title: string; amount: string }) =>
   ({
     label: '',
@@ -131,4 +131,24 @@ test('a yuan wallet cannot be topped up through the bank', async () => {
   for (const method of ['QR-код СБП', 'ссылка СБП', 'карта'])
     expect(within(d).getByLabelText(method)).toBeDisabled();
   await waitFor(() => expect(within(d).getByLabelText('с другого кошелька')).toBeChecked());
+});
+
+test("a payment the reconciliation learned the bank will not pay ends in 'не оплачен в срок' with why (ADR 0014)", async () => {
+  open({
+    '/api/modul_sbp_create': () => ({ payment_id: 79, amount_with_fee: '1007.05', sbp_link: 'https://sbp/79' }),
+    acquiring_payment_get_by_id: () => ({
+      id: 79,
+      state: 'expired',
+      message: 'платёж не состоялся: банк не начал этот платёж',
+    }),
+  });
+  await dialog();
+  await userEvent.click(screen.getByLabelText('ссылка СБП'));
+  await userEvent.type(amount(), '1000');
+  await userEvent.click(submit());
+  expect(await screen.findByText('не оплачен в срок')).toBeInTheDocument();
+  expect(screen.getByTestId('topup-expired-message')).toHaveTextContent(
+    'платёж не состоялся: банк не начал этот платёж',
+  );
+  expect(screen.queryByText('готово!')).not.toBeInTheDocument();
 });

@@ -12,6 +12,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import {
+  ACQUIRING_STATE_LABELS,
   amountWithFee,
   formatMoney,
   formatPercent,
@@ -50,13 +51,16 @@ type Phase =
   | { step: 'form' }
   | { step: 'waiting'; method: AcquiringMethod; created: SbpCreated }
   | { step: 'done'; amount: string }
-  | { step: 'failed'; message: string };
+  | { step: 'failed'; message: string }
+  | { step: 'expired'; message: string };
 
 /** A settled payment of the bank: what the dialog shows as its result. */
-const settledPhase = (outcome: BankOutcome): Phase =>
+export const settledPhase = (outcome: BankOutcome): Phase =>
   outcome.state === 'done'
     ? { step: 'done', amount: outcome.amount }
-    : { step: 'failed', message: outcome.message || PAYMENT_MESSAGES.declined };
+    : outcome.state === 'expired'
+      ? { step: 'expired', message: outcome.message }
+      : { step: 'failed', message: outcome.message || PAYMENT_MESSAGES.declined };
 
 /**
  * The top-up of a wallet (spec §2 'Top-up dialogs', §9): the method (QR, SBP link, card, another
@@ -262,6 +266,15 @@ export function TopUpDialog({
             className="mfw-result mfw-result-done"
             title={PAYMENT_MESSAGES.done}
             description={PAYMENT_MESSAGES.toppedUp(phase.amount)}
+          />
+        )}
+        {phase.step === 'expired' && (
+          <NonIdealState
+            icon="time"
+            iconMuted={false}
+            className="mfw-result mfw-result-failed"
+            title={ACQUIRING_STATE_LABELS.expired}
+            description={<div data-testid="topup-expired-message">{phase.message}</div>}
           />
         )}
         {phase.step === 'failed' && (

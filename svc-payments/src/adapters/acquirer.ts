@@ -37,7 +37,31 @@ export interface Acquirer {
   createBill(req: AcquirerPaymentRequest): Promise<{ url: string; transactionId: string }>;
   /** The callback's form fields, checked by signature (and merchant); null when forged or malformed. */
   verifyCallback(form: Record<string, string>): AcquirerCallback | null;
+  /** The bank's own word on a payment, asked when its callback did not come. */
+  getTransaction(transactionId: string): Promise<AcquirerTransaction>;
 }
 
-/** A thrown error the user may read (the acquirer's own message, or a network failure in words). */
-export class AcquirerError extends Error {}
+/**
+ * A thrown error the user may read (the acquirer's own message, or a network failure in words).
+ * `notFound`: the bank answered that it has no such payment (it never started it).
+ */
+export class AcquirerError extends Error {
+  constructor(
+    message: string,
+    readonly notFound = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What the bank says of one payment when asked (reconciliation, ADR 0014). */
+export type AcquirerTransaction = {
+  transactionId: string;
+  orderId: string;
+  /** COMPLETE = paid; FAILED, EXPIRED… = will not be; PROCESSING… = still on the way */
+  state: string;
+  amount: string;
+  currency: string;
+  testing: boolean;
+  message: string;
+};

@@ -26,6 +26,7 @@ import {
 } from '@caravan/contracts';
 import {
   identityOf,
+  isTransientDbError,
   BusinessError,
   registerEntity,
   titleOf,
@@ -35,7 +36,7 @@ import {
   type ServiceKit,
 } from '@caravan/service-kit';
 import express, { type Request, type Response } from 'express';
-import { AcquirerError, type Acquirer } from '../adapters/acquirer';
+import { AcquirerError, type Acquirer, type AcquirerCallback } from '../adapters/acquirer';
 import { qrPngBase64 } from '../adapters/modulbank/qr';
 import { postMovements } from '../domain/ledger';
 import {
@@ -51,7 +52,7 @@ import {
 
 /** Roubles: the acquirer takes only them, and order prices are in them (currency id 2). */
 const RUB = 2;
-type Row = Record<string, unknown> & { id: number; deleted: boolean };
+export type Row = Record<string, unknown> & { id: number; deleted: boolean };
 export type PaymentStores = {
   wallets: EntityStore;
   operations: EntityStore;
@@ -317,6 +318,11 @@ export function registerSbpCreate(kit: ServiceKit, stores: PaymentStores, setup:
       }
     } catch (err) {
       if (err instanceof BusinessError) return void res.json(fail(err.message));
+      // the database dropped: retryable; a payment left pending is settled by the reconciliation (ADR 0014)
+      if (isTransientDbError(err)) {
+        kit.log.warn({ err }, 'modul_sbp_create: database unavailable');
+        return void res.status(503).json(fail(MESSAGES.serviceUnavailable));
+      }
       kit.log.error({ err }, 'modul_sbp_create failed');
       res.status(500).json(fail(MESSAGES.somethingWentWrong));
     }
@@ -356,8 +362,75 @@ const FINAL_FAILURES = new Set([
 ]);
 
 /** The payer, as the history and the events name who moved the money (the bank acts for them). */
-const payerIdentity = (row: Row): Identity =>
-  identityOf({ user_id: Number(row.user_id), fullname: 'банк (платёж)', roles: ['admin'] });
+const payerIdentity = (row: Row, fullname = 'банк (платёж)'): Identity =>
+  identityOf({ user_id: Number(row.user_id), fullname, roles: ['admin'] });
+
+/** What the bank says of a payment: its callback, or its answer when asked (reconciliation). */
+export type BankWord = Pick<
+  AcquirerCallback,
+  'state' | 'amount' | 'currency' | 'testing' | 'transactionId' | 'message'
+>;
+
+/**
+ * The one path by which the bank's word changes a payment, the caller holding its row lock: the
+ * callback and the reconciliation (ADR 0014) alike. Settled already (a replay, the bank's retry, a
+ * callback after the reconciliation credited it) or a state on the way (PROCESSING…): nothing moves.
+ * COMPLETE credits once — also after a FAILED (a retried card) or an expiry (a late bank). A word that
+ * does not match the payment (amount, currency, test mode) moves nothing ('mismatch'). A final failure
+ * is 'failed' with the bank's message from a callback, 'expired' from the reconciliation.
+ */
+export async function applyBankWord(
+  trx: Db,
+  kit: ServiceKit,
+  stores: PaymentStores,
+  setup: AcquiringSetup,
+  row: Row,
+  word: BankWord,
+  via: 'callback' | 'reconciliation',
+): Promise<'credited' | 'declined' | 'unchanged' | 'mismatch'> {
+  const paid = word.state === 'COMPLETE';
+  const failed = FINAL_FAILURES.has(word.state.toUpperCase());
+  const settledUnpaid = row.state === 'failed' || row.state === 'expired';
+  if (row.state === 'done' || (!paid && (settledUnpaid || !failed))) return 'unchanged';
+  if (
+    word.amount !== String(row.amount_with_fee) ||
+    word.currency.toUpperCase() !== 'RUB' ||
+    word.testing !== (setup.testing || Boolean(row.test))
+  ) {
+    kit.log.error({ id: row.id, word, via }, "the bank's word does not match its payment");
+    return 'mismatch';
+  }
+  if (paid && settledUnpaid)
+    kit.log.warn(
+      { id: row.id, was: row.state, via },
+      'a payment the bank had not taken is complete now: credited',
+    );
+  const identity = payerIdentity(row, via === 'callback' ? 'банк (платёж)' : 'сверка с банком');
+  let message: string;
+  if (paid) message = await creditPayment(trx, kit, stores, identity, row);
+  else if (via === 'callback') message = word.message || PAYMENT_MESSAGES.declined;
+  else
+    message = PAYMENT_MESSAGES.expiredByBank(
+      word.state.toUpperCase() === 'EXPIRED'
+        ? PAYMENT_MESSAGES.expiredNotPaid
+        : word.message || PAYMENT_MESSAGES.declined,
+    );
+  await stores.acquiring.changeMany(trx, identity, kit.outbox, [row], () => ({
+    state: paid ? 'done' : via === 'callback' ? 'failed' : 'expired',
+    transaction_id: word.transactionId || String(row.transaction_id),
+    message,
+  }));
+  return paid ? 'credited' : 'declined';
+}
+
+/** The reconciliation's expiry of a payment the bank never started (no transaction, or unknown to it). */
+export async function expireNeverStarted(trx: Db, kit: ServiceKit, stores: PaymentStores, row: Row) {
+  const identity = payerIdentity(row, 'сверка с банком');
+  await stores.acquiring.changeMany(trx, identity, kit.outbox, [row], () => ({
+    state: 'expired',
+    message: PAYMENT_MESSAGES.expiredByBank(PAYMENT_MESSAGES.expiredNeverStarted),
+  }));
+}
 
 /**
  * POST /api/acquiring/callback, public (the gateway passes it without a session): trusted only by its
@@ -392,36 +465,19 @@ export function registerAcquirerCallback(kit: ServiceKit, stores: PaymentStores,
             .forUpdate()
             .select(stores.acquiring.stored)) as Row[];
           if (!row) return { status: 404, text: 'ERROR: unknown payment' };
-          const paid = callback.state === 'COMPLETE';
-          const failed = FINAL_FAILURES.has(callback.state);
-          // settled already (a replay, the bank's retry), or a state on the way (PROCESSING…): nothing moves;
-          // a payment the bank first failed and then completed (a retried card) is credited
-          if (row.state === 'done' || (!paid && (row.state === 'failed' || !failed)))
-            return { status: 200, text: `OK${id}` };
-          if (
-            callback.amount !== String(row.amount_with_fee) ||
-            callback.currency.toUpperCase() !== 'RUB' ||
-            callback.testing !== (setup.testing || Boolean(row.test))
-          ) {
-            kit.log.error({ id, callback }, 'acquirer callback does not match its payment');
+          const applied = await applyBankWord(trx, kit, stores, setup, row, callback, 'callback');
+          if (applied === 'mismatch')
             return { status: 400, text: 'ERROR: amount, currency or mode mismatch' };
-          }
-          if (paid && row.state === 'failed')
-            kit.log.warn({ id }, 'a payment the bank had failed is complete now: credited');
-          const identity = payerIdentity(row);
-          const message = paid
-            ? await creditPayment(trx, kit, stores, identity, row)
-            : callback.message || PAYMENT_MESSAGES.declined;
-          await stores.acquiring.changeMany(trx, identity, kit.outbox, [row], () => ({
-            state: paid ? 'done' : 'failed',
-            transaction_id: callback.transactionId || String(row.transaction_id),
-            message,
-          }));
           return { status: 200, text: `OK${id}` };
         });
         kit.afterWrite();
         answer(res, outcome.status, outcome.text);
       } catch (err) {
+        // the bank retries whatever is not 2xx; a dropped database is a 503 (nothing moved), not our fault
+        if (isTransientDbError(err)) {
+          kit.log.warn({ err, id }, 'acquirer callback: database unavailable');
+          return void answer(res, 503, 'ERROR: try again');
+        }
         kit.log.error({ err, id }, 'acquirer callback failed');
         answer(res, 500, 'ERROR: try again');
       }

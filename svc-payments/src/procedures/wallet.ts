@@ -1,4 +1,4 @@
-import { dec, ENTITY_TOPICS, isAdmin, wallet, WALLET_MESSAGES } from '@caravan/contracts';
+import { dec, ENTITY_TOPICS, isAdmin, CURRENCY, MESSAGES, wallet, WALLET_MESSAGES } from '@caravan/contracts';
 import {
   BusinessError,
   registerEntity,
@@ -28,12 +28,25 @@ const holdsMoney = (row: Record<string, unknown>) => dec(String(row.amount ?? '0
  * the wallet's operator must serve its client, unless an admin sets it.
  */
 async function walletRules(ctx: RuleContext) {
+  await checkCurrency(ctx);
   await checkOwnership(ctx);
   await keepOneDefault(ctx);
   await keepWhilePending(ctx);
 }
 
 const RUB = 2;
+
+/**
+ * The wallet's currency is svc-carriers' row: one the replica holds, or one of the spec's fixed
+ * currencies (CNY, RUB, USD) before their rows reached the replica (issue 17: 999 was accepted).
+ */
+async function checkCurrency({ trx, given }: RuleContext) {
+  if (typeof given.currency_id !== 'number') return;
+  const id = given.currency_id;
+  if ((Object.values(CURRENCY) as number[]).includes(id)) return;
+  const row = await trx('replica').where({ entity: 'currency', id, deleted: false }).first('id');
+  if (!row) throw new BusinessError(MESSAGES.refMissing(wallet.labels.currency_id, id));
+}
 /** How long a bank payment may still arrive: the longest payer page's life (a card bill: an hour), doubled. */
 const PENDING_HOURS = 2;
 

@@ -35,19 +35,39 @@ export const DecimalText = (
 const moneyOfNumber = (v: number) => (/^-?\d+(\.\d{1,2})?$/.test(String(v)) ? v.toFixed(2) : String(v));
 
 /**
+ * The largest amount any money field takes, roubles or yuan (issue 17): every money column is
+ * numeric(14, 2), and an amount must leave room for the bank's fee on top (amount_with_fee) and for a
+ * balance it is added to — 999 999 999 999,99 overflowed them with a 500.
+ */
+export const MONEY_MAX = '1000000000.00';
+export const MONEY_MAX_MESSAGE = 'сумма не может быть больше 1 000 000 000,00';
+
+/**
  * Money: numeric in the database, a decimal string on the wire (never a float). A number is taken as
- * written (1.005 has three decimals and is refused, never rounded to 1.00).
+ * written (1.005 has three decimals and is refused, never rounded to 1.00). At most MONEY_MAX either way.
  */
 export const Money = z
   .union([z.string(), z.number()])
   .transform((v) => (typeof v === 'number' ? moneyOfNumber(v) : v.trim()))
-  .superRefine(decimalCheck(2, 'ожидается сумма с не более чем 2 знаками после запятой'));
+  .superRefine(decimalCheck(2, 'ожидается сумма с не более чем 2 знаками после запятой'))
+  .superRefine((v, ctx) => {
+    // a number too long for any column is told so by decimalCheck already: one message a field
+    const fits = new RegExp(`^-?\\d{1,${DECIMAL_INTEGER_DIGITS}}(\\.\\d+)?$`).test(v);
+    if (fits && Math.abs(Number(v)) > Number(MONEY_MAX))
+      ctx.addIssue({ code: 'custom', message: MONEY_MAX_MESSAGE });
+  });
 
 /** A non-negative decimal with up to `scale` decimals, optionally bounded above. */
 export const NonNegative = (scale: number, max?: number) =>
   DecimalText(scale)
     .refine((v) => Number(v) >= 0, 'значение не может быть отрицательным')
     .refine((v) => max === undefined || Number(v) <= max, `значение не может быть больше ${max}`);
+
+/** A price or an amount typed in a form or read from a file: non-negative money, at most MONEY_MAX. */
+export const NonNegativeMoney = () =>
+  DecimalText(2)
+    .refine((v) => Number(v) >= 0, 'значение не может быть отрицательным')
+    .refine((v) => !(Number(v) > Number(MONEY_MAX)), MONEY_MAX_MESSAGE);
 
 /** A percentage 0..100 with two decimals (tax, VAT, commission rates). */
 export const Percent = NonNegative(2, 100);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dec, decCmp } from '../decimal';
 import { CURRENCY } from './currency';
-import { defineEntityContract, Id, NonNegative, OptionalId, Text, type BaseRow } from './common';
+import { defineEntityContract, Id, NonNegativeMoney, OptionalId, Text, type BaseRow } from './common';
 import { TRANSPORT_COMPANIES } from './transport';
 
 /** Spec §9: transfer (delivery from the arrival warehouse to the door) and package. */
@@ -50,11 +50,11 @@ export const extraService = defineEntityContract({
     process_lang: z.enum(PROCESS_LANGS).default('ru'),
     client_price_currency_id: Id.default(CURRENCY.RUB),
     client_price_fix: z.boolean().default(false),
-    client_price_from: NonNegative(2).default('0'),
-    client_price_to: NonNegative(2).nullable().default(null),
+    client_price_from: NonNegativeMoney().default('0'),
+    client_price_to: NonNegativeMoney().nullable().default(null),
     cost_price_currency_id: Id.default(CURRENCY.RUB),
-    cost_price_from: NonNegative(2).default('0'),
-    cost_price_to: NonNegative(2).nullable().default(null),
+    cost_price_from: NonNegativeMoney().default('0'),
+    cost_price_to: NonNegativeMoney().nullable().default(null),
     comment: Text(),
   }),
   labels: {

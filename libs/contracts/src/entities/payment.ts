@@ -12,8 +12,11 @@ export type AcquiringMethod = (typeof ACQUIRING_METHODS)[number];
 /** What an acquirer's payment is for: a wallet's top-up or an order's payment. */
 export const PAYMENT_OPERATIONS = ['wallet', 'client_order'] as const;
 export type PaymentOperation = (typeof PAYMENT_OPERATIONS)[number];
-/** pending until the acquirer's signed callback says it was paid (done) or not (failed). */
-export const ACQUIRING_STATES = ['pending', 'done', 'failed'] as const;
+/**
+ * pending until the acquirer's signed callback says it was paid (done) or not (failed); expired when no
+ * callback came and the reconciliation asked the bank, which declined it or never started it (ADR 0014).
+ */
+export const ACQUIRING_STATES = ['pending', 'done', 'failed', 'expired'] as const;
 export type AcquiringState = (typeof ACQUIRING_STATES)[number];
 
 export const PAYMENT_METHOD_LABELS: Record<AcquiringMethod | 'wallet', string> = {
@@ -27,6 +30,7 @@ export const ACQUIRING_STATE_LABELS: Record<AcquiringState, string> = {
   pending: 'ожидает оплаты',
   done: 'оплачен',
   failed: 'не прошёл',
+  expired: 'не оплачен в срок',
 };
 
 export const PAYMENT_MESSAGES = {
@@ -49,6 +53,10 @@ export const PAYMENT_MESSAGES = {
   done: 'готово!',
   toppedUp: (amount: string) => `баланс пополнен на ${formatMoney(amount)}`,
   declined: 'платёж отклонён банком',
+  /** reconciliation (ADR 0014): the bank, asked when no callback came, did not take the money */
+  expiredByBank: (reason: string) => `платёж не состоялся: ${reason}`,
+  expiredNeverStarted: 'банк не начал этот платёж',
+  expiredNotPaid: 'время на оплату истекло, деньги не списаны',
   acquirerFailed: (error: string) => `что-то пошло не так: ${error}`,
   walletMissing: 'укажите кошелёк',
   orderMissing: 'укажите заказ и что оплачивается',
@@ -231,6 +239,18 @@ export const PAYMENT_RECEIVE_LABELS = {
     test: 'тест',
   },
 } as const;
+
+/**
+ * acquiring_payment_reconcile (ours, ADR 0014, admin): asks the bank now about the payments pending
+ * longer than `older_than_seconds` (the service's PAYMENTS_RECONCILE_AFTER_SECONDS when absent) — what
+ * the periodic reconciliation does. Answers how many were asked, credited and expired.
+ */
+export const ReconcileParams = z.strictObject({
+  older_than_seconds: z.number().int().min(0).max(31_536_000).optional(),
+});
+export type ReconcileParams = z.infer<typeof ReconcileParams>;
+export const RECONCILE_LABELS = { labels: { older_than_seconds: 'ожидающие дольше, с' } } as const;
+export type ReconcileOutcome = { asked: number; credited: number; expired: number; unchanged: number };
 
 /**
  * client_order_dues (ours): the caller's (or the named client's) orders with something to pay, with

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dec, decCmp, decFormat, type Decimal } from '../decimal';
 import { specMessage } from '../validation';
-import { Id, IsoDate, Money, NonNegative, OptionalId, Percent, Text } from './common';
+import { Id, IsoDate, Money, NonNegativeMoney, OptionalId, Percent, Text } from './common';
 import { RECEIVE_ROW_LABELS, ReceiveRecordInput } from './order';
 import { MOVABLE_ORDER_STAGES, type OrderStage, type PositionStage } from './orderStages';
 
@@ -85,7 +85,7 @@ const IdSet = z
 /** A row of a supplier invoice as the import reads it and the edit dialog shows it (spec §7 result.rows). */
 export const InvoiceRow = z.strictObject({
   title: z.string().trim().min(1).max(500),
-  amount: NonNegative(2).nullable().default(null),
+  amount: NonNegativeMoney().nullable().default(null),
   unit: Text(50),
   price_no_nds: Money.nullable().default(null),
   nds: Percent.nullable().default(null),
@@ -170,12 +170,12 @@ export function parseClipboardPositions(text: string): { waybill: string; title:
 /** A position made by an import or a paste (spec §7: position update id -1 with the import's fields). */
 export const NewPosition = z.strictObject({
   title: z.string().trim().min(1).max(500),
-  amount: NonNegative(2).nullable().default(null),
+  amount: NonNegativeMoney().nullable().default(null),
   waybill: Text(100),
   type_id: OptionalId,
   sell_price_no_nds_rur: Money.nullable().default(null),
   sell_price_nds_rur: Money.nullable().default(null),
-  price_cny: NonNegative(2).nullable().optional(),
+  price_cny: NonNegativeMoney().nullable().optional(),
 });
 export type NewPosition = z.infer<typeof NewPosition>;
 

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { dec, decCmp, decDiv, decFormat, decMul } from '../decimal';
-import { DecimalText, defineEntityContract, Id, NonNegative, Percent, Text, type BaseRow } from './common';
+import {
+  DecimalText,
+  defineEntityContract,
+  Id,
+  NonNegative,
+  NonNegativeMoney,
+  Percent,
+  Text,
+  type BaseRow,
+} from './common';
 
 export const ROUTE_TYPES = ['truck', 'train', 'plane'] as const;
 export type RouteType = (typeof ROUTE_TYPES)[number];
@@ -31,7 +40,7 @@ export const DENSITY_UNIT_LABELS: Record<DensityUnit, string> = { kg: '$ за к
 export const DensityRow = z.strictObject({
   density_from: NonNegative(2),
   density_to: NonNegative(2).nullable().default(null),
-  price: NonNegative(2).refine((v) => Number(v) > 0, 'цена должна быть больше 0'),
+  price: NonNegativeMoney().refine((v) => Number(v) > 0, 'цена должна быть больше 0'),
   unit: z.enum(DENSITY_UNITS).default('kg'),
 });
 export type DensityRow = z.infer<typeof DensityRow>;

@@ -46,7 +46,7 @@ beforeAll(async () => {
     port: 0,
     merchant: MERCHANT,
     secret: SECRET,
-    callbackBackoffMs: 10,
+    callbackScheduleMs: [10, 20, 40],
   });
   client = new ModulbankClient({ baseUrl: sandbox.url, merchant: MERCHANT, secret: SECRET, testing: true });
 });
@@ -174,25 +174,51 @@ describe('card bill through the sandbox', () => {
   });
 });
 
+const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) => {
+  for (const deadline = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 10)))
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+};
+
 describe('callback delivery', () => {
-  it('is retried while our side answers an error; the page tells when it never got through and resends', async () => {
+  it('is retried on its schedule while our side answers an error; the page tells when it never got through and resends', async () => {
     answers.push(500, 503);
     const first = await client.createSbpPayment(request({ orderId: '301' }));
-    expect((await press(first.sbpLink, 'complete')).html).toContain('магазин получил уведомление');
-    expect(received).toHaveLength(3);
+    // the first post is at once; the retries come after the schedule's pauses, in the background
+    await press(first.sbpLink, 'complete');
+    await until('three posts', () => received.length === 3);
     expect(client.verifyCallback(received[2]!)).toMatchObject({ orderId: '301', state: 'COMPLETE' });
+    await until('the page to tell it was delivered', async () =>
+      (await open(first.sbpLink)).html.includes('магазин получил уведомление'),
+    );
 
     received.length = 0;
     answers.push(500, 500, 500, 500);
     const second = await client.createSbpPayment(request({ orderId: '302' }));
-    const page = await press(second.sbpLink, 'complete');
-    expect(page.html).toContain('уведомление магазину не доставлено: HTTP 500 (попыток: 4)');
+    await press(second.sbpLink, 'complete');
+    // the schedule ends after three retries: the page tells it, with no next attempt
+    await until('the page to tell the attempts ended', async () =>
+      (await open(second.sbpLink)).html.includes('уведомление магазину не доставлено: HTTP 500 (попыток: 4)'),
+    );
     expect(received).toHaveLength(4);
 
     const id = second.sbpLink.split('/').pop()!;
     const resent = await fetch(`${sandbox.url}/pay/${id}/notify`, { method: 'POST' });
     expect(await resent.text()).toContain('магазин получил уведомление');
     expect(client.verifyCallback(received[4]!)).toMatchObject({ orderId: '302', state: 'COMPLETE' });
+  });
+
+  it("'провести, не уведомляя магазин': COMPLETE at the bank, no callback; getTransaction tells it", async () => {
+    const { sbpLink, transactionId } = await client.createSbpPayment(request({ orderId: '303' }));
+    const id = sbpLink.split('/').pop()!;
+    const res = await fetch(`${sandbox.url}/pay/${id}/complete_silently`, { method: 'POST' });
+    expect(await res.text()).toContain('магазин не уведомлён');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received.filter((form) => form.order_id === '303')).toHaveLength(0);
+    expect(await client.getTransaction(transactionId)).toMatchObject({
+      orderId: '303',
+      state: 'COMPLETE',
+      amount: '1007.05',
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type Acquirer,
   type AcquirerCallback,
   type AcquirerPaymentRequest,
+  type AcquirerTransaction,
 } from '../acquirer';
 import { signFields, verifySignature, type FormFields } from './signature';
 
@@ -23,15 +24,7 @@ export type ModulbankClientOptions = {
 };
 
 /** A transaction as GET /api/v1/transaction/ tells it. */
-export type ModulbankTransaction = {
-  transactionId: string;
-  orderId: string;
-  state: string;
-  amount: string;
-  currency: string;
-  testing: boolean;
-  message: string;
-};
+export type ModulbankTransaction = AcquirerTransaction;
 
 export const ACQUIRER_MESSAGES = {
   unreachable: (reason: string) => `нет связи с банком (${reason})`,
@@ -121,7 +114,7 @@ export class ModulbankClient implements Acquirer {
       const message = str(r.message) || str(r.error) || str(r.code);
       if (ok && (r.status === 'ok' || (r.status === undefined && !message))) return r;
       if (r.status === 'error' || message)
-        throw new AcquirerError(ACQUIRER_MESSAGES.refused(message || `HTTP ${status}`));
+        throw new AcquirerError(ACQUIRER_MESSAGES.refused(message || `HTTP ${status}`), status === 404);
     }
     if (!ok) throw new AcquirerError(ACQUIRER_MESSAGES.httpError(status));
     throw new AcquirerError(ACQUIRER_MESSAGES.badReply);

@@ -1,7 +1,7 @@
 import type { Logger } from '@caravan/service-kit';
 import { z } from 'zod';
 import { ModulbankClient } from './client';
-import { startSandboxAcquirer, type SandboxAcquirer } from './sandbox';
+import { callbackSchedule, startSandboxAcquirer, type SandboxAcquirer } from './sandbox';
 
 export {
   ModulbankClient,
@@ -9,7 +9,14 @@ export {
   type ModulbankClientOptions,
   type ModulbankTransaction,
 } from './client';
-export { startSandboxAcquirer, signedForm, SANDBOX_TEST_CARD, type SandboxAcquirerOptions } from './sandbox';
+export {
+  startSandboxAcquirer,
+  signedForm,
+  callbackSchedule,
+  SANDBOX_CALLBACK_SCHEDULE_MS,
+  SANDBOX_TEST_CARD,
+  type SandboxAcquirerOptions,
+} from './sandbox';
 export { qrPngBase64 } from './qr';
 
 /** The sandbox's shop and secret: what the built-in sandbox and its client share when none is set. */
@@ -30,6 +37,12 @@ const Env = z.object({
   ACQUIRER_SANDBOX_HOST: orDefault(z.string().default('127.0.0.1')),
   /** where payers' browsers reach the sandbox when not at its host (a host name or 'https://…') */
   ACQUIRER_SANDBOX_PUBLIC_HOST: z.string().default(''),
+  /** the sandbox's pauses before repeated callback posts, seconds ('60,300,900,3600,10800'; empty = that) */
+  ACQUIRER_SANDBOX_CALLBACK_SCHEDULE: z.string().default(''),
+  /** reconciliation (ADR 0014): a payment pending this long without a callback is asked about; 300 */
+  PAYMENTS_RECONCILE_AFTER_SECONDS: orDefault(z.coerce.number().min(0).default(300)),
+  /** how often the reconciliation runs, seconds; 60 (0 = never) */
+  PAYMENTS_RECONCILE_EVERY_SECONDS: orDefault(z.coerce.number().min(0).default(60)),
 });
 export type AcquirerConfig = z.infer<typeof Env>;
 export const acquirerConfig = (env: Record<string, string | undefined>): AcquirerConfig => Env.parse(env);
@@ -77,6 +90,7 @@ export async function createAcquirer(
     merchant: config.MODULBANK_MERCHANT,
     secret: config.MODULBANK_SECRET,
     publicHost: config.ACQUIRER_SANDBOX_PUBLIC_HOST || undefined,
+    callbackScheduleMs: callbackSchedule(config.ACQUIRER_SANDBOX_CALLBACK_SCHEDULE),
     log,
   });
   log.info(

@@ -20,14 +20,30 @@ export type SandboxAcquirerOptions = {
   secret: string;
   /** the host (or a whole origin, 'https://pay.example') the payer's browser reaches the sandbox at */
   publicHost?: string;
-  /** callback posts per payment before giving up (the payer page then offers a resend); 4 */
-  callbackAttempts?: number;
-  /** the first pause between callback posts, doubled each time; 250 ms */
-  callbackBackoffMs?: number;
+  /**
+   * The pauses before each repeated callback post, ms, as a real bank retries (minutes to hours): the
+   * first post goes at once, a retry after each pause while the shop does not answer 2xx; then the
+   * payer page offers a resend. SANDBOX_CALLBACK_SCHEDULE_MS when not given.
+   */
+  callbackScheduleMs?: readonly number[];
   log?: Logger;
 };
 
 export type SandboxAcquirer = { url: string; stop(): Promise<void> };
+
+/** Modulbank-like retries of an unanswered callback: after 1 min, 5 min, 15 min, 1 h and 3 h. */
+export const SANDBOX_CALLBACK_SCHEDULE_MS: readonly number[] = [60, 300, 900, 3600, 10800].map(
+  (s) => s * 1000,
+);
+
+/** 'ACQUIRER_SANDBOX_CALLBACK_SCHEDULE' as seconds, '60,300,900' → ms; empty → the default schedule. */
+export function callbackSchedule(text: string | undefined): readonly number[] {
+  if (!text?.trim()) return SANDBOX_CALLBACK_SCHEDULE_MS;
+  const seconds = text.split(',').map((part) => Number(part.trim()));
+  if (seconds.some((n) => !Number.isFinite(n) || n < 0))
+    throw new Error(`ACQUIRER_SANDBOX_CALLBACK_SCHEDULE: seconds separated by commas, got '${text}'`);
+  return seconds.map((n) => Math.round(n * 1000));
+}
 
 type Method = 'sbp' | 'card';
 /** PROCESSING until the payer decides; COMPLETE, FAILED, or EXPIRED when the lifetime ran out. */
@@ -46,7 +62,9 @@ type SandboxPayment = {
   state: State;
   createdAt: Date;
   expiresAt: Date | null;
-  callback: { attempts: number; delivered: boolean; error: string } | null;
+  callback: { attempts: number; delivered: boolean; error: string; nextAt: Date | null } | null;
+  /** paid on the payer page with 'провести, не уведомляя магазин': the shop learns it only by asking */
+  silent: boolean;
 };
 
 /** The test card the card page shows (Visa's test number: no real bank would take it). */
@@ -111,8 +129,6 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;background:#eef1f5;color:#1c2127}
@@ -176,8 +192,8 @@ function callbackForm(p: SandboxPayment, merchant: string, secret: string): Reco
 export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Promise<SandboxAcquirer> {
   const { merchant, secret, log } = options;
   const host = options.host ?? '127.0.0.1';
-  const attempts = Math.max(1, options.callbackAttempts ?? 4);
-  const backoffMs = options.callbackBackoffMs ?? 250;
+  const schedule = options.callbackScheduleMs ?? SANDBOX_CALLBACK_SCHEDULE_MS;
+  const retries = new Set<NodeJS.Timeout>();
   const payments = new Map<string, SandboxPayment>();
   let baseUrl = '';
 
@@ -229,6 +245,7 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
       createdAt: new Date(),
       expiresAt,
       callback: null,
+      silent: false,
     };
     payments.set(payment.id, payment);
     log?.info(
@@ -246,35 +263,55 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
     return p;
   }
 
-  /** Posts the signed callback, retrying with a doubling pause while the answer is not 2xx. */
+  /** One post of the signed callback; true when the shop answered 2xx. */
+  async function post(p: SandboxPayment, status: NonNullable<SandboxPayment['callback']>) {
+    status.attempts++;
+    try {
+      const res = await fetch(p.callbackUrl, {
+        method: 'POST',
+        body: new URLSearchParams(callbackForm(p, merchant, secret)),
+        signal: AbortSignal.timeout(5000),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.ok) status.delivered = true;
+      else status.error = `HTTP ${res.status}`;
+    } catch (error) {
+      status.error = networkReason(error);
+    }
+    return status.delivered;
+  }
+
+  /**
+   * Posts the signed callback once now (the payer page waits for it); while the shop does not answer
+   * 2xx, posts again after each pause of the schedule in the background, as a bank does.
+   */
   async function notify(p: SandboxPayment) {
     if (!p.callbackUrl) return;
-    const form = callbackForm(p, merchant, secret);
-    const status = { attempts: 0, delivered: false, error: '' };
+    const status = { attempts: 0, delivered: false, error: '', nextAt: null as Date | null };
     p.callback = status;
-    for (let attempt = 1; attempt <= attempts && !status.delivered; attempt++) {
-      if (attempt > 1) await sleep(backoffMs * 2 ** (attempt - 2));
-      status.attempts = attempt;
-      try {
-        const res = await fetch(p.callbackUrl, {
-          method: 'POST',
-          body: new URLSearchParams(form),
-          signal: AbortSignal.timeout(5000),
-        });
-        await res.arrayBuffer().catch(() => undefined);
-        if (res.ok) status.delivered = true;
-        else status.error = `HTTP ${res.status}`;
-      } catch (error) {
-        status.error = networkReason(error);
+    const attempt = async (retry: number) => {
+      status.nextAt = null;
+      if (await post(p, status)) {
+        log?.info({ transactionId: p.id, state: p.state }, 'sandbox acquirer: callback delivered');
+        return;
       }
-    }
-    if (status.delivered)
-      log?.info({ transactionId: p.id, state: p.state }, 'sandbox acquirer: callback delivered');
-    else
-      log?.warn(
-        { transactionId: p.id, state: p.state, callbackUrl: p.callbackUrl, error: status.error },
-        'sandbox acquirer: callback not delivered',
-      );
+      const pause = schedule[retry];
+      if (pause === undefined) {
+        log?.warn(
+          { transactionId: p.id, state: p.state, callbackUrl: p.callbackUrl, error: status.error },
+          'sandbox acquirer: callback not delivered',
+        );
+        return;
+      }
+      status.nextAt = new Date(Date.now() + pause);
+      const timer = setTimeout(() => {
+        retries.delete(timer);
+        void attempt(retry + 1);
+      }, pause);
+      timer.unref();
+      retries.add(timer);
+    };
+    await attempt(0);
   }
 
   function transactionJson(p: SandboxPayment) {
@@ -318,6 +355,8 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
         `<div class="card">${head}${method}
 <form method="post" action="/pay/${p.id}/complete"><button class="pay" type="submit">оплатить</button></form>
 <form method="post" action="/pay/${p.id}/decline"><button class="decline" type="submit">отклонить</button></form>
+<form method="post" action="/pay/${p.id}/complete_silently"><button class="decline" type="submit">провести, не уведомляя магазин</button></form>
+<div class="note">«провести, не уведомляя магазин» — для проверки сверки: деньги приняты, а магазин узнаёт о платеже, только спросив банк</div>
 <div class="note">заказ ${escapeHtml(p.orderId || '—')} · платёж ${p.id}</div></div>`,
       );
     }
@@ -332,8 +371,11 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
       : '';
     let delivery = '';
     if (p.callback?.delivered) delivery = '<div class="note">магазин получил уведомление о платеже</div>';
+    else if (p.silent)
+      delivery = `<div class="note">магазин не уведомлён (проведено без уведомления): он узнает о платеже, запросив банк</div>
+<form method="post" action="/pay/${p.id}/notify"><button class="decline" type="submit">отправить уведомление</button></form>`;
     else if (p.callback)
-      delivery = `<div class="note">уведомление магазину не доставлено: ${escapeHtml(p.callback.error)} (попыток: ${p.callback.attempts})</div>
+      delivery = `<div class="note">уведомление магазину не доставлено: ${escapeHtml(p.callback.error)} (попыток: ${p.callback.attempts}${p.callback.nextAt ? `, следующая в ${p.callback.nextAt.toISOString().slice(11, 19)} UTC` : ''})</div>
 <form method="post" action="/pay/${p.id}/notify"><button class="decline" type="submit">отправить уведомление ещё раз</button></form>`;
     return page(
       p.state === 'COMPLETE' ? 'Платёж выполнен' : 'Платёж не выполнен',
@@ -425,18 +467,25 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
       const p = current(view[2]!);
       return p ? html(res, 200, payerPage(p)) : html(res, 404, notFoundPage());
     }
-    const action = /^\/pay\/([A-Za-z0-9]+)\/(complete|decline|notify)$/.exec(path);
+    const action = /^\/pay\/([A-Za-z0-9]+)\/(complete|complete_silently|decline|notify)$/.exec(path);
     if (method === 'POST' && action) {
       await readBody(req).catch(() => '');
       const p = current(action[1]!);
       if (!p) return html(res, 404, notFoundPage());
       if (action[2] === 'notify') {
-        if (p.state === 'COMPLETE' || p.state === 'FAILED') await notify(p);
+        if (p.state === 'COMPLETE' || p.state === 'FAILED') {
+          p.silent = false;
+          await notify(p);
+        }
       } else if (p.state === 'PROCESSING') {
         // the state changes before any await: a second press finds it final and posts nothing
-        p.state = action[2] === 'complete' ? 'COMPLETE' : 'FAILED';
-        log?.info({ transactionId: p.id, state: p.state }, 'sandbox acquirer: payer decided');
-        await notify(p);
+        p.state = action[2] === 'decline' ? 'FAILED' : 'COMPLETE';
+        p.silent = action[2] === 'complete_silently';
+        log?.info(
+          { transactionId: p.id, state: p.state, silent: p.silent },
+          'sandbox acquirer: payer decided',
+        );
+        if (!p.silent) await notify(p);
       }
       return send(res, 303, 'text/plain', '', { location: payerPath(p) });
     }
@@ -468,6 +517,8 @@ export async function startSandboxAcquirer(options: SandboxAcquirerOptions): Pro
     url: baseUrl,
     stop: () =>
       new Promise<void>((resolve, reject) => {
+        for (const timer of retries) clearTimeout(timer);
+        retries.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -21,12 +21,13 @@ import {
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { InvoiceReadError, readInvoice } from '../domain/invoice/readInvoice';
+import { abandon } from './upload';
 
 type Received = { path: string | null; name: string; truncated: boolean; fields: Record<string, string> };
 
 /** Streams the form's one file to a temporary file (never whole into memory), cut at the Excel limit. */
 function receiveToDisk(req: Request, dir: string): Promise<Received> {
-  return new Promise((resolve, reject) => {
+  return new Promise<Received>((resolve, reject) => {
     const got: Received = { path: null, name: '', truncated: false, fields: {} };
     const writes: Promise<void>[] = [];
     const form = busboy({
@@ -45,12 +46,21 @@ function receiveToDisk(req: Request, dir: string): Promise<Received> {
         }),
       );
       stream.on('limit', () => (got.truncated = true));
+      // 'Unexpected end of form' reaches the file's stream too: unheard, it would crash the service
+      stream.on('error', (err) => {
+        out.destroy();
+        reject(err);
+      });
       stream.pipe(out);
     });
     form.on('field', (name, value) => (got.fields[name] = value));
     form.on('close', () => Promise.all(writes).then(() => resolve(got), reject));
     form.on('error', reject);
+    req.on('error', reject);
     req.pipe(form);
+  }).catch((err: unknown) => {
+    abandon(req);
+    throw err;
   });
 }
 
@@ -67,7 +77,7 @@ export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) 
       try {
         got = await receiveToDisk(req, dir);
       } catch {
-        res.json(fail(UPLOAD_MESSAGES.uploadFailed));
+        res.status(400).json(fail(UPLOAD_MESSAGES.truncated));
         return;
       }
       if (!got.path) return void res.json(fail(UPLOAD_MESSAGES.noFile));

@@ -95,18 +95,39 @@ export async function stopPostgres() {
   embedded = null;
 }
 
+/**
+ * The local broker of this instance: CARAVAN_PORT_OFFSET moves its ports and its data like every
+ * other port, so instances on different offsets never share (nor stop) one another's broker.
+ */
+export function localKafka(offset = Number(process.env.CARAVAN_PORT_OFFSET ?? 0)) {
+  const port = 9092 + offset;
+  return {
+    port,
+    env: {
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(9093 + offset),
+      KAFKA_DATA_DIR: path.join(dataDir, offset ? `kafka-${port}` : 'kafka'),
+    },
+  };
+}
+
+const kafkaScript = (command) =>
+  execFileSync(path.join(here, 'kafka', 'kafka.sh'), [command], {
+    stdio: 'inherit',
+    env: { ...process.env, ...localKafka().env },
+  });
+
 /** Returns KAFKA_BROKERS, starting the local broker when nothing is configured. */
 export function ensureKafka() {
   if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
   const t0 = Date.now();
-  execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['start'], { stdio: 'inherit' });
+  kafkaScript('start');
   log(`Kafka ready after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  return '127.0.0.1:9092';
+  return `127.0.0.1:${localKafka().port}`;
 }
 
 export function stopKafka() {
-  if (!process.env.KAFKA_BROKERS)
-    execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['stop'], { stdio: 'inherit' });
+  if (!process.env.KAFKA_BROKERS) kafkaScript('stop');
 }
 
 function kafkaAdmin(brokers) {

@@ -20,6 +20,7 @@ import {
   identityOf,
   kitMigrations,
   migrate,
+  Bus,
   Outbox,
   OutboxRelay,
   signIdentity,
@@ -231,6 +232,42 @@ describe('an outbox relay whose sent mark fails', () => {
     await failSentMarks(0);
     expect(await relay.publishBatch()).toBe(1); // at once, not after the 60 s lease
     expect((await db('outbox').where({ event_id: id }).first()).sent_at).not.toBeNull();
+  });
+});
+
+describe('the bus state through a broker outage', () => {
+  it("says 'unreachable' while the broker is cut off and 'connected' once it is back", async () => {
+    // the broker behind a switch we control (the shared broker itself is never stopped)
+    let cut = false;
+    const sockets = new Set<net.Socket>();
+    const kafka = new Kafka({
+      clientId: 'faults-test-bus',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 1, initialRetryTime: 100 },
+      requestTimeout: 1000,
+      connectionTimeout: 500,
+      socketFactory: ({ host, port, onConnect }) => {
+        const socket = net.connect(cut ? { host: '127.0.0.1', port: 1 } : { host, port }, onConnect);
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        return socket;
+      },
+    });
+    const producer = createProducer(kafka);
+    const relay = new OutboxRelay(db, producer, prefix, log, { pollMs: 200 });
+    const bus = new Bus(kafka, producer, relay, [], prefix, log, { everyMs: 200, timeoutMs: 1000 });
+    cleanups.push(() => bus.stop());
+    bus.start();
+    await bus.ready;
+    expect(bus.state).toBe('connected');
+
+    cut = true;
+    sockets.forEach((s) => s.destroy(Object.assign(new Error('connection reset'), { code: 'ECONNRESET' })));
+    await eventually('unreachable', async () => bus.state === 'unreachable', 10_000);
+
+    cut = false;
+    await eventually('connected again', async () => bus.state === 'connected', 10_000);
   });
 });
 

@@ -1,0 +1,33 @@
+import { MESSAGES } from '@caravan/contracts';
+import { login, startSystem, type System } from './system';
+
+let system: System;
+let client1: string;
+
+beforeAll(async () => {
+  system = await startSystem();
+  client1 = (await login(system.url, 'client@caravan.local', 'caravan123')).result.token;
+});
+afterAll(() => system?.stop());
+
+const post = (path: string, headers: Record<string, string>, body: string) =>
+  fetch(`${system.url}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'auth-token': client1, ...headers },
+    body,
+  }).then(async (res) => ({ status: res.status, body: (await res.json()) as unknown }));
+
+describe('the Express paths refuse a body they cannot read in words, as call_pg_func does', () => {
+  it.each(['client_order_invoice_download', 'modul_sbp_create', 'suggest_address', 'suggest_company'])(
+    '%s: an unknown Content-Encoding is a 415, another charset a 415, never a 500',
+    async (path) => {
+      expect(await post(path, { 'content-encoding': 'zstd-x' }, '{"query":"Москва"}')).toEqual({
+        status: 415,
+        body: { ok: false, result: null, message: MESSAGES.unsupportedEncoding },
+      });
+      expect(
+        await post(path, { 'content-type': 'application/json; charset=koi8-r' }, '{"query":"x"}'),
+      ).toEqual({ status: 415, body: { ok: false, result: null, message: MESSAGES.unsupportedBody } });
+    },
+  );
+});

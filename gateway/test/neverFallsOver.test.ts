@@ -31,3 +31,30 @@ describe('the Express paths refuse a body they cannot read in words, as call_pg_
     },
   );
 });
+
+describe('registration under a burst', () => {
+  it('counts parallel sign-ups from one address under one lock: no more pass than the limit', async () => {
+    const ip = '10.40.0.1';
+    const stamp = Date.now();
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${system.url}/api/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({
+            login: `race-${stamp}-${i}@caravan.local`,
+            password: 'Синий-кит-2026',
+            passwordRepeat: 'Синий-кит-2026',
+            first_name: 'Иван',
+            last_name: 'Петров',
+          }),
+        }).then((r) => r.json() as Promise<{ ok: boolean; message?: string }>),
+      ),
+    );
+    // the test system's limit per address and hour; a refused one may also be the password hasher's queue
+    expect(replies.filter((r) => r.ok).length).toBeLessThanOrEqual(10);
+    const recorded = await system.gateway.db('registration_attempt').where({ ip }).count({ n: '*' }).first();
+    expect(Number(recorded?.n)).toBe(10);
+    expect(replies.filter((r) => !r.ok).every((r) => r.message === MESSAGES.tooManyRequests)).toBe(true);
+  });
+});

@@ -58,3 +58,64 @@ describe('registration under a burst', () => {
     expect(replies.filter((r) => !r.ok).every((r) => r.message === MESSAGES.tooManyRequests)).toBe(true);
   });
 });
+
+describe('the login throttle refuses strangers, not the owner', () => {
+  const attempt = async (login: string, password: string, ip: string, cookie?: string) => {
+    const res = await fetch(`${system.url}/api/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': ip,
+        ...(cookie ? { cookie } : {}),
+      },
+      body: JSON.stringify({ login, password }),
+    });
+    const body = (await res.json()) as { ok: boolean; message?: string };
+    return { ...body, cookie: res.headers.get('set-cookie')?.split(';')[0] };
+  };
+  const attemptsOf = async (email: string) =>
+    Number((await system.gateway.db('login_attempt').where({ email }).count({ n: '*' }).first())?.n);
+
+  it('an address over its limit is slowed, but a correct password of another account still signs in', async () => {
+    const shared = `10.50.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
+    // 50 wrong attempts on as many accounts from one shared address (NAT), then the 51st over the API
+    await system.gateway
+      .db('login_attempt')
+      .insert(
+        Array.from({ length: 50 }, (_, i) => ({
+          email: `nobody-${i}@caravan.local`,
+          ip: shared,
+          success: false,
+        })),
+      );
+    expect(await attempt('nobody-51@caravan.local', 'wrong-pass', shared)).toMatchObject({
+      ok: false,
+      message: MESSAGES.tooManyAttempts,
+    });
+    expect(await attempt('client2@caravan.local', 'caravan123', shared)).toMatchObject({ ok: true });
+    expect(await attempt('client2@caravan.local', 'wrong-pass', shared)).toMatchObject({
+      ok: false,
+      message: MESSAGES.tooManyAttempts,
+    });
+  });
+
+  it('a browser that signed in before is never locked out by strangers, and a refused try extends nothing', async () => {
+    const owner = 'operator@caravan.local';
+    const home = `10.60.${Date.now() % 250}.1`;
+    const first = await attempt(owner, 'caravan123', home);
+    expect(first.ok).toBe(true);
+    expect(first.cookie).toMatch(/^caravan_device=[A-Za-z0-9_-]{16,}$/);
+    // strangers at the owner's address and elsewhere guess until the account is closed to them
+    for (let i = 0; i < 4; i++) await attempt(owner, `guess-${i}`, home);
+    for (let i = 0; i < 6; i++) await attempt(owner, `guess-${i}`, `10.61.${Date.now() % 250}.${i}`);
+    const before = await attemptsOf(owner);
+    expect(await attempt(owner, 'caravan123', home)).toMatchObject({
+      ok: false,
+      message: MESSAGES.tooManyAttempts,
+    });
+    expect(await attemptsOf(owner)).toBe(before); // the refused attempt was not recorded
+    // the owner's browser, with its device cookie, still signs in
+    expect(await attempt(owner, 'caravan123', home, first.cookie)).toMatchObject({ ok: true });
+    expect(await attempt(owner, 'caravan123', '10.62.0.1', first.cookie)).toMatchObject({ ok: true });
+  });
+});

@@ -34,7 +34,7 @@ describe('the Express paths refuse a body they cannot read in words, as call_pg_
 
 describe('registration under a burst', () => {
   it('counts parallel sign-ups from one address under one lock: no more pass than the limit', async () => {
-    const ip = '10.40.0.1';
+    const ip = `10.40.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
     const stamp = Date.now();
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -79,15 +79,13 @@ describe('the login throttle refuses strangers, not the owner', () => {
   it('an address over its limit is slowed, but a correct password of another account still signs in', async () => {
     const shared = `10.50.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
     // 50 wrong attempts on as many accounts from one shared address (NAT), then the 51st over the API
-    await system.gateway
-      .db('login_attempt')
-      .insert(
-        Array.from({ length: 50 }, (_, i) => ({
-          email: `nobody-${i}@caravan.local`,
-          ip: shared,
-          success: false,
-        })),
-      );
+    await system.gateway.db('login_attempt').insert(
+      Array.from({ length: 50 }, (_, i) => ({
+        email: `nobody-${i}@caravan.local`,
+        ip: shared,
+        success: false,
+      })),
+    );
     expect(await attempt('nobody-51@caravan.local', 'wrong-pass', shared)).toMatchObject({
       ok: false,
       message: MESSAGES.tooManyAttempts,

@@ -74,3 +74,18 @@ describe('a truncated multipart upload', () => {
     },
   );
 });
+
+it('a body that is no multipart form at all is refused as no file, 400', async () => {
+  const res = await fetch(`${orders.url}/api/upload_file`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [IDENTITY_HEADER]: signIdentity(admin, process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET),
+    },
+    body: '{}',
+  });
+  expect({ status: res.status, body: await res.json() }).toEqual({
+    status: 400,
+    body: { ok: false, result: null, message: UPLOAD_MESSAGES.noFile },
+  });
+});

@@ -21,7 +21,7 @@ import {
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { InvoiceReadError, readInvoice } from '../domain/invoice/readInvoice';
-import { abandon } from './upload';
+import { abandon, unreadableForm } from './upload';
 
 type Received = { path: string | null; name: string; truncated: boolean; fields: Record<string, string> };
 
@@ -77,7 +77,7 @@ export function registerExcelImport(kit: ServiceKit, orders: () => EntityStore) 
       try {
         got = await receiveToDisk(req, dir);
       } catch {
-        res.status(400).json(fail(UPLOAD_MESSAGES.truncated));
+        res.status(400).json(fail(unreadableForm(req)));
         return;
       }
       if (!got.path) return void res.json(fail(UPLOAD_MESSAGES.noFile));

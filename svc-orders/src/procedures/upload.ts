@@ -50,6 +50,12 @@ function receive(req: Request): Promise<{ files: ReceivedFile[]; fields: Record<
   });
 }
 
+/** Why a form could not be read: not a multipart form at all (no file), or one cut short. */
+export const unreadableForm = (req: Request) =>
+  /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')
+    ? UPLOAD_MESSAGES.truncated
+    : UPLOAD_MESSAGES.noFile;
+
 /** Stops parsing a form that failed and lets the rest of its body drain, so the answer can still go out. */
 export function abandon(req: Request) {
   req.unpipe();
@@ -67,7 +73,7 @@ export function registerUploads(kit: ServiceKit) {
     try {
       received = await receive(req);
     } catch {
-      res.status(400).json(fail(UPLOAD_MESSAGES.truncated));
+      res.status(400).json(fail(unreadableForm(req)));
       return;
     }
     const { files, fields } = received;

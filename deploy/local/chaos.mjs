@@ -5,10 +5,13 @@
 // (two relays at once), which is SIGKILLed and restarted in turn. Then a consumer reads the topic and
 // every acknowledged write is checked in the database and on the topic. Exits non-zero on a violation.
 //   CARAVAN_PORT_OFFSET  shifts the two service ports (default 30000: 34003, 34103)
-//   CHAOS_DATABASE       database (default caravan_chaos, recreated)
+//   CHAOS_DATABASE       database (default caravan_chaos_<time>); it must not exist: the run makes it
+//                        and drops it at the end, never touching a database it did not create
+// It talks only to the processes it started: a port that already answers stops the run before it begins.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { buildIfStale } from './build.mjs';
 import * as infra from './infra.mjs';
@@ -31,9 +34,22 @@ const { IDENTITY_HEADER } = require(path.join(root, 'libs/contracts/dist/index.j
 const { Kafka, logLevel } = require('kafkajs');
 const knex = require('knex');
 
-const database = process.env.CHAOS_DATABASE ?? 'caravan_chaos';
+const database = process.env.CHAOS_DATABASE ?? `caravan_chaos_${Date.now()}`;
 const topicPrefix = `chaos-${Date.now()}-`;
-const DATABASE_URL = await infra.ensurePostgres(database, { fresh: true });
+for (const port of PORTS)
+  if (await portAnswers(port)) {
+    console.error(
+      `[chaos] something already listens on 127.0.0.1:${port}: not ours, stopping (set CARAVAN_PORT_OFFSET)`,
+    );
+    process.exit(2);
+  }
+if (await infra.databaseExists(database)) {
+  console.error(
+    `[chaos] database ${database} already exists: not ours, stopping (choose another CHAOS_DATABASE)`,
+  );
+  process.exit(2);
+}
+const DATABASE_URL = await infra.ensurePostgres(database, { own: true });
 const KAFKA_BROKERS = infra.ensureKafka();
 await infra.ensureTopics(KAFKA_BROKERS, topicPrefix);
 const db = knex({
@@ -46,6 +62,18 @@ const identity = kit.signIdentity(
   kit.identityOf({ user_id: 1, roles: ['admin'] }),
   process.env.IDENTITY_TOKEN_SECRET ?? kit.DEV_IDENTITY_SECRET,
 );
+
+/** True when anything accepts a connection on the port. */
+function portAnswers(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 // ---- the service processes ----
 const processes = new Map(); // port → child
@@ -68,7 +96,11 @@ function startService(port) {
   return waitHealthy(port);
 }
 async function waitHealthy(port) {
+  const child = processes.get(port);
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
+    // an answer counts only while our child lives (it exits if the port was taken meanwhile)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`svc-carriers on ${port} exited before it was ready`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
     } catch {
@@ -240,5 +272,6 @@ for (const child of processes.values()) child.kill('SIGTERM');
 await Promise.all([...processes.values()].map((c) => new Promise((r) => c.once('exit', r))));
 await infra.deleteTopics(KAFKA_BROKERS, topicPrefix);
 await db.destroy();
+await infra.removeDatabase(DATABASE_URL);
 await infra.stopPostgres();
 process.exit(violations.length ? 1 : 0);

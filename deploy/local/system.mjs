@@ -2,7 +2,7 @@
 // database and topic prefix: for the bench and the web size report.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { root } from './infra.mjs';
+import { localKafka, root } from './infra.mjs';
 
 /** Starts it; resolves when `readyPath` answers, with its base URL and a stop function. */
 export async function startSystemProcess({
@@ -15,7 +15,9 @@ export async function startSystemProcess({
   const baseUrl = `http://127.0.0.1:${8080 + offset}`;
   const kafkaWasRunning =
     Boolean(process.env.KAFKA_BROKERS) ||
-    spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
+    spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status'], {
+      env: { ...process.env, ...localKafka(offset).env },
+    }).status === 0;
   const system = spawn(process.execPath, [path.join(root, 'deploy/local/start.mjs')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -31,13 +33,14 @@ export async function startSystemProcess({
     },
   });
   const stop = async () => {
-    if (system.exitCode !== null) return;
+    if (system.exitCode !== null || system.signalCode !== null) return;
     system.kill('SIGTERM');
     await new Promise((r) => system.once('exit', r));
   };
   const deadline = Date.now() + 600_000;
   for (;;) {
-    if (system.exitCode !== null) throw new Error('the system exited before it was ready');
+    if (system.exitCode !== null || system.signalCode !== null)
+      throw new Error('the system exited before it was ready');
     const ready = await fetch(`${baseUrl}${readyPath}`).then(
       (r) => r.ok,
       () => false,

@@ -39,7 +39,9 @@ let ok = true;
 buildIfStale();
 const kafkaWasRunning =
   Boolean(process.env.KAFKA_BROKERS) ||
-  spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status']).status === 0;
+  spawnSync(path.join(root, 'deploy/local/kafka/kafka.sh'), ['status'], {
+    env: { ...process.env, ...infra.localKafka().env },
+  }).status === 0;
 const brokers = infra.ensureKafka();
 
 const counts = [];

@@ -99,4 +99,14 @@ export const migrations: Migration[] = [
   },
   // history (who changed which user field) and the outbox for the generic entity helpers
   ...kitMigrations,
+  {
+    name: '050_login_device',
+    async up(db, schema) {
+      // the browser an attempt came from (the hash of its device cookie): a known device is the owner's
+      await db.schema.withSchema(schema).alterTable('login_attempt', (t) => {
+        t.string('device', 64);
+        t.index(['email', 'device', 'at']);
+      });
+    },
+  },
 ];

@@ -44,7 +44,7 @@ import { loadGatewayConfig } from './config';
 import { createMailer } from './adapters/mail/mailer';
 import { CATALOGUE } from './catalogue';
 import { IdentityCache, type ResolvedSession } from './domain/identityCache';
-import { login } from './domain/login';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, login } from './domain/login';
 import { ScryptGate } from './domain/passwords';
 import {
   confirmEmail,
@@ -67,6 +67,13 @@ import { serveBuiltFiles } from './static';
 type AuthedRequest = LoggedRequest & { session: ResolvedSession };
 
 const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The browser's device cookie (domain/login.ts), if it sent a well-formed one. */
+const deviceCookie = (req: Request) => {
+  const value = new RegExp(`(?:^|;\\s*)${DEVICE_COOKIE}=([A-Za-z0-9_-]{16,64})(?:;|$)`).exec(
+    req.headers.cookie ?? '',
+  )?.[1];
+  return value ?? null;
+};
 
 const SMALL_BODY = 10 * 1024;
 const CALL_BODY = 5 * 1024 * 1024;
@@ -203,7 +210,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     publicCall(
       LoginParams,
       async (p, req) => {
-        const { token, user } = await login(
+        const { token, user, deviceToken } = await login(
           db,
           sessions,
           scrypt,
@@ -211,7 +218,14 @@ export async function startGateway(env?: Record<string, string | undefined>) {
           p.login,
           p.password,
           clientIp(req),
+          deviceCookie(req),
         );
+        req.res?.cookie(DEVICE_COOKIE, deviceToken, {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: '/api/login',
+          maxAge: DEVICE_COOKIE_DAYS * 24 * 3600 * 1000,
+        });
         return { token, user: toCurrentUser(user) };
       },
       false,

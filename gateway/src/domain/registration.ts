@@ -34,16 +34,21 @@ type Pending = { password_hash: string; first_name: string; last_name: string };
 
 const tooBusy = () => new BusinessError(MESSAGES.tooManyRequests);
 
-/** One address may ask for a bounded number of mails (registrations, recoveries) an hour. */
+/**
+ * One address may ask for a bounded number of mails (registrations, recoveries) an hour. Counted and
+ * recorded under one lock per address: parallel requests queue, so a burst gets no more than the limit.
+ */
 async function countMailRequest(r: Registration, ip: string) {
-  const row = await r
-    .db('registration_attempt')
-    .where({ ip })
-    .where('at', '>', r.db.raw("now() - interval '1 hour'"))
-    .count({ n: '*' })
-    .first();
-  if (Number(row?.n ?? 0) >= r.maxPerIpPerHour) throw tooBusy();
-  await r.db('registration_attempt').insert({ ip });
+  await r.db.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(hashtext('registration_attempt:' || ?))", [ip]);
+    const row = await trx('registration_attempt')
+      .where({ ip })
+      .where('at', '>', trx.raw("now() - interval '1 hour'"))
+      .count({ n: '*' })
+      .first();
+    if (Number(row?.n ?? 0) >= r.maxPerIpPerHour) throw tooBusy();
+    await trx('registration_attempt').insert({ ip });
+  });
 }
 
 async function issueToken(db: Db, userId: number, purpose: Purpose, pending?: Pending): Promise<string> {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@caravan/service-kit';
+import { loggableUrl, type Logger } from '@caravan/service-kit';
 import type { NextFunction, Request, Response } from 'express';
 
 export type LoggedRequest = Request & { id: string; log: Logger };
 
-/** A URL fit for the logs: a token in the query (only SSE takes one) never reaches them. */
-export const loggableUrl = (url: string) => url.replace(/([?&]authToken=)[^&]*/gi, '$1***');
+export { loggableUrl };
 
 /**
  * Request ids and one log line per API call (not per static file or SSE stream), with a child

@@ -6,6 +6,21 @@ import { isTransientDbError } from './errors';
 import type { Logger } from './logger';
 
 /**
+ * A body parser's refusal of the client's request (bad JSON, an unknown Content-Encoding or charset,
+ * too large, cut short): its 4xx in words, as call_pg_func answers them, never a 500.
+ */
+export function clientRefusal(
+  err: Error & { status?: number; type?: string },
+): { status: number; message: string } | null {
+  if (err.type === 'encoding.unsupported') return { status: 415, message: MESSAGES.unsupportedEncoding };
+  if (err.type === 'charset.unsupported') return { status: 415, message: MESSAGES.unsupportedBody };
+  if (err.status === 413) return { status: 413, message: MESSAGES.bodyTooLarge };
+  if (err.type === 'entity.parse.failed' || (err.status && err.status >= 400 && err.status < 500))
+    return { status: err.status ?? 400, message: MESSAGES.invalidParams };
+  return null;
+}
+
+/**
  * Express error handler: a malformed or oversized body is the caller's mistake (4xx); the database out of
  * reach a moment (a dropped connection) a retryable 503, as on call_pg_func; anything else ours (500).
  */
@@ -15,8 +30,9 @@ export function jsonErrorHandler(
   res: Response,
   _next: NextFunction,
 ) {
-  if (err.type === 'entity.parse.failed' || err.status === 400 || err.status === 413) {
-    res.status(err.status ?? 400).json(fail(MESSAGES.invalidParams));
+  const refusal = clientRefusal(err);
+  if (refusal) {
+    if (!res.headersSent) res.status(refusal.status).json(fail(refusal.message));
     return;
   }
   if (isTransientDbError(err)) {

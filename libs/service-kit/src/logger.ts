@@ -8,7 +8,16 @@ const REDACTED = [
   'req.headers["x-caravan-identity"]',
   'req.headers.cookie',
   'req.headers.authorization',
+  'req.query.authToken',
 ];
+
+/** A URL fit for the logs: a token in the query (the SSE path takes one) never reaches them. */
+export const loggableUrl = (url: string) => url.replace(/([?&]authToken=)[^&]*/gi, '$1***');
+
+/** pino-http's serializers for a service: the request's URL without its token. */
+export const httpLogSerializers = {
+  req: (req: { url?: string }) => (typeof req.url === 'string' ? { ...req, url: loggableUrl(req.url) } : req),
+};
 
 export const createLogger = (name: string, level: string, destination?: pino.DestinationStream) =>
   pino(

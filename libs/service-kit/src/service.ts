@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { kafkaBrokers, loadConfig, type BaseConfig } from './config';
 import { createDb, kitMigrations, migrate, type Db, type Migration } from './db';
 import { verifyIdentity } from './identity';
-import { createLogger, type Logger } from './logger';
+import { createLogger, httpLogSerializers, type Logger } from './logger';
 import {
   IDEMPOTENCY_HEADER,
   isIdempotencyKey,
@@ -154,6 +154,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     pinoHttp({
       logger: log,
       genReqId: (req) => (req.headers['x-request-id'] as string) || randomUUID(),
+      serializers: httpLogSerializers,
       autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
     }),
   );

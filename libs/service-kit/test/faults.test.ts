@@ -20,6 +20,7 @@ import {
   identityOf,
   kitMigrations,
   migrate,
+  Bus,
   Outbox,
   OutboxRelay,
   signIdentity,
@@ -168,6 +169,105 @@ describe('outbox relay under faults', () => {
     cleanups.push(() => relay.stop());
     await eventually('the event after the outage', async () => received.find((e) => e.id === id), 30000);
     expect((await db('outbox').where({ event_id: id }).first()).sent_at).not.toBeNull();
+  });
+});
+
+describe('an outbox relay whose sent mark fails', () => {
+  /** The next `times` sent marks fail in the database, as a mark on a dropped connection would. */
+  async function failSentMarks(times: number) {
+    // a sequence counts the failures: unlike a row, it is not rolled back with the failed statement
+    await db.raw('drop sequence if exists ??.mark_faults', [schema]);
+    await db.raw('create sequence ??.mark_faults', [schema]);
+    await db.raw(
+      `create or replace function ??.fail_sent_mark() returns trigger language plpgsql as $$
+       begin
+         if nextval('${schema}.mark_faults') <= ${Number(times)} then
+           raise exception 'connection terminated unexpectedly';
+         end if;
+         return new;
+       end $$`,
+      [schema],
+    );
+    await db.raw(
+      `create or replace trigger fail_sent_mark before update of sent_at on ??.outbox
+       for each row when (new.sent_at is not null) execute function ??.fail_sent_mark()`,
+      [schema, schema],
+    );
+    cleanups.push(() => db.raw('drop trigger if exists fail_sent_mark on ??.outbox', [schema]));
+  }
+
+  async function relayWithProducer() {
+    const producer = createProducer(createKafka('faults-test', brokers, log));
+    await producer.connect();
+    cleanups.push(() => producer.disconnect());
+    return new OutboxRelay(db, producer, prefix, log, { pollMs: 50 });
+  }
+
+  it('retries the mark: the key is free for its next event at once', async () => {
+    await failSentMarks(2);
+    const relay = await relayWithProducer();
+    const outbox = new Outbox('faults-test');
+    const first = await writeEvent(outbox, 3000, 1);
+    expect(await relay.publishBatch()).toBe(1);
+    expect(await db('outbox').where({ event_id: first.id }).first()).toMatchObject({
+      claimed_by: null,
+      claimed_until: null,
+    });
+    expect((await db('outbox').where({ event_id: first.id }).first()).sent_at).not.toBeNull();
+    const second = await writeEvent(outbox, 3000, 2);
+    expect(await relay.publishBatch()).toBe(1);
+    expect((await db('outbox').where({ event_id: second.id }).first()).sent_at).not.toBeNull();
+  });
+
+  it('releases its claim when the mark keeps failing, instead of holding the key for the lease', async () => {
+    await failSentMarks(1000);
+    const relay = await relayWithProducer();
+    const { id } = await writeEvent(new Outbox('faults-test'), 3001, 1);
+    await expect(relay.publishBatch()).rejects.toThrow('connection terminated unexpectedly');
+    expect(await db('outbox').where({ event_id: id }).first()).toMatchObject({
+      sent_at: null,
+      claimed_by: null,
+      claimed_until: null,
+    });
+    await failSentMarks(0);
+    expect(await relay.publishBatch()).toBe(1); // at once, not after the 60 s lease
+    expect((await db('outbox').where({ event_id: id }).first()).sent_at).not.toBeNull();
+  });
+});
+
+describe('the bus state through a broker outage', () => {
+  it("says 'unreachable' while the broker is cut off and 'connected' once it is back", async () => {
+    // the broker behind a switch we control (the shared broker itself is never stopped)
+    let cut = false;
+    const sockets = new Set<net.Socket>();
+    const kafka = new Kafka({
+      clientId: 'faults-test-bus',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 1, initialRetryTime: 100 },
+      requestTimeout: 1000,
+      connectionTimeout: 500,
+      socketFactory: ({ host, port, onConnect }) => {
+        const socket = net.connect(cut ? { host: '127.0.0.1', port: 1 } : { host, port }, onConnect);
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        return socket;
+      },
+    });
+    const producer = createProducer(kafka);
+    const relay = new OutboxRelay(db, producer, prefix, log, { pollMs: 200 });
+    const bus = new Bus(kafka, producer, relay, [], prefix, log, { everyMs: 200, timeoutMs: 1000 });
+    cleanups.push(() => bus.stop());
+    bus.start();
+    await bus.ready;
+    expect(bus.state).toBe('connected');
+
+    cut = true;
+    sockets.forEach((s) => s.destroy(Object.assign(new Error('connection reset'), { code: 'ECONNRESET' })));
+    await eventually('unreachable', async () => bus.state === 'unreachable', 10_000);
+
+    cut = false;
+    await eventually('connected again', async () => bus.state === 'connected', 10_000);
   });
 });
 

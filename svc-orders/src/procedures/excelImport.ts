@@ -23,12 +23,13 @@ import type { Request, Response } from 'express';
 import { ImportQueue, QUEUE_BOUNDS } from '../domain/invoice/importQueue';
 import { readInvoiceIsolated, WORKER_BOUNDS } from '../domain/invoice/isolatedRead';
 import { InvoiceReadError } from '../domain/invoice/readInvoice';
+import { abandon, unreadableForm } from './upload';
 
 type Received = { path: string | null; name: string; truncated: boolean; fields: Record<string, string> };
 
 /** Streams the form's one file to a temporary file (never whole into memory), cut at the Excel limit. */
 function receiveToDisk(req: Request, dir: string): Promise<Received> {
-  return new Promise((resolve, reject) => {
+  return new Promise<Received>((resolve, reject) => {
     const got: Received = { path: null, name: '', truncated: false, fields: {} };
     const writes: Promise<void>[] = [];
     const form = busboy({
@@ -47,12 +48,21 @@ function receiveToDisk(req: Request, dir: string): Promise<Received> {
         }),
       );
       stream.on('limit', () => (got.truncated = true));
+      // 'Unexpected end of form' reaches the file's stream too: unheard, it would crash the service
+      stream.on('error', (err) => {
+        out.destroy();
+        reject(err);
+      });
       stream.pipe(out);
     });
     form.on('field', (name, value) => (got.fields[name] = value));
     form.on('close', () => Promise.all(writes).then(() => resolve(got), reject));
     form.on('error', reject);
+    req.on('error', reject);
     req.pipe(form);
+  }).catch((err: unknown) => {
+    abandon(req);
+    throw err;
   });
 }
 
@@ -75,7 +85,7 @@ export function registerExcelImport(
       try {
         got = await receiveToDisk(req, dir);
       } catch {
-        res.json(fail(UPLOAD_MESSAGES.uploadFailed));
+        res.status(400).json(fail(unreadableForm(req)));
         return;
       }
       if (!got.path) return void res.json(fail(UPLOAD_MESSAGES.noFile));

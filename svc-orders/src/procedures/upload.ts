@@ -11,7 +11,7 @@ const MAX_TOTAL_BYTES = 5 * UPLOAD_MAX_BYTES;
 
 /** Reads a multipart form: its files (each cut at the size limit) and text fields. */
 function receive(req: Request): Promise<{ files: ReceivedFile[]; fields: Record<string, string> }> {
-  return new Promise((resolve, reject) => {
+  return new Promise<{ files: ReceivedFile[]; fields: Record<string, string> }>((resolve, reject) => {
     const files: ReceivedFile[] = [];
     const fields: Record<string, string> = {};
     let total = 0;
@@ -36,12 +36,30 @@ function receive(req: Request): Promise<{ files: ReceivedFile[]; fields: Record<
       });
       stream.on('limit', () => (file.truncated = true));
       stream.on('close', () => (file.data = Buffer.concat(chunks)));
+      // 'Unexpected end of form' reaches the file's stream too: unheard, it would crash the service
+      stream.on('error', reject);
     });
     form.on('field', (name, value) => (fields[name] = value));
     form.on('close', () => resolve({ files, fields }));
     form.on('error', reject);
+    req.on('error', reject);
     req.pipe(form);
+  }).catch((err: unknown) => {
+    abandon(req);
+    throw err;
   });
+}
+
+/** Why a form could not be read: not a multipart form at all (no file), or one cut short. */
+export const unreadableForm = (req: Request) =>
+  /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')
+    ? UPLOAD_MESSAGES.truncated
+    : UPLOAD_MESSAGES.noFile;
+
+/** Stops parsing a form that failed and lets the rest of its body drain, so the answer can still go out. */
+export function abandon(req: Request) {
+  req.unpipe();
+  req.resume();
 }
 
 /**
@@ -55,7 +73,7 @@ export function registerUploads(kit: ServiceKit) {
     try {
       received = await receive(req);
     } catch {
-      res.json(fail(UPLOAD_MESSAGES.noFile));
+      res.status(400).json(fail(unreadableForm(req)));
       return;
     }
     const { files, fields } = received;

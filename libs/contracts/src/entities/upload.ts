@@ -20,6 +20,8 @@ export const UPLOAD_MESSAGES = {
   clipboard: 'Не удалось загрузить изображение из буфера обмена',
   noFile: 'файл не передан',
   uploadFailed: 'ошибка загрузки',
+  /** The form ended before its closing boundary: the connection was cut or the client gave up. */
+  truncated: 'файл передан не полностью, загрузите его ещё раз',
 } as const;
 
 export const extensionOf = (name: string) => /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';

@@ -4,7 +4,12 @@ import type { InboxConsumer } from './inbox';
 import { ensureTopics } from './kafka';
 import type { OutboxRelay } from './outbox';
 
-export type BusState = 'connecting' | 'connected' | 'stopped';
+/** 'unreachable': it was connected, but the broker does not answer now (the relay and consumers retry). */
+export type BusState = 'connecting' | 'connected' | 'unreachable' | 'stopped';
+
+/** How often the connected bus asks the broker whether it is there, and how long it waits for it. */
+export type BusProbe = { everyMs: number; timeoutMs: number };
+const DEFAULT_PROBE: BusProbe = { everyMs: 5000, timeoutMs: 3000 };
 
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
@@ -24,6 +29,7 @@ export class Bus {
   private markReady!: () => void;
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
+  private probeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly kafka: Kafka,
@@ -32,6 +38,7 @@ export class Bus {
     readonly consumers: readonly InboxConsumer[],
     private readonly topicPrefix: string,
     private readonly log: Logger,
+    private readonly probe: BusProbe = DEFAULT_PROBE,
   ) {
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
@@ -43,6 +50,7 @@ export class Bus {
   async stop() {
     this.stopped = true;
     this.state = 'stopped';
+    if (this.probeTimer) clearTimeout(this.probeTimer);
     for (const wake of this.sleepers) wake();
     await this.relay.stop();
     await Promise.all(this.consumers.map((c) => c.stop().catch(() => {})));
@@ -63,6 +71,46 @@ export class Bus {
     this.state = 'connected';
     this.log.info('Kafka connected');
     this.markReady();
+    this.scheduleProbe();
+  }
+
+  /**
+   * Once connected, the state follows the broker: a metadata request that fails or takes longer than
+   * timeoutMs makes it 'unreachable' until one answers again (/readyz reports the bus as it is).
+   */
+  private scheduleProbe() {
+    if (this.stopped) return;
+    this.probeTimer = setTimeout(
+      () => void this.probeOnce().finally(() => this.scheduleProbe()),
+      this.probe.everyMs,
+    );
+  }
+
+  private async probeOnce() {
+    const admin = this.kafka.admin({ retry: { retries: 0 } });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Kafka did not answer in time')), this.probe.timeoutMs);
+    });
+    try {
+      await Promise.race([
+        (async () => {
+          await admin.connect();
+          await admin.describeCluster();
+        })(),
+        timeout,
+      ]);
+      if (this.stopped) return;
+      if (this.state !== 'connected') this.log.info('Kafka reachable again');
+      this.state = 'connected';
+    } catch (err) {
+      if (this.stopped) return;
+      if (this.state === 'connected') this.log.warn({ err }, 'Kafka unreachable');
+      this.state = 'unreachable';
+    } finally {
+      clearTimeout(timer);
+      void admin.disconnect().catch(() => {});
+    }
   }
 
   /** Runs `step` until it succeeds (true) or the bus stops (false). */

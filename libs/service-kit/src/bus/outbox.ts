@@ -85,6 +85,9 @@ export class Outbox {
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The sent mark is retried 5 times, 100 ms doubling (3 s in all), before the claim is released. */
+const MARK_RETRIES = 5;
+const MARK_FIRST_RETRY_MS = 100;
 
 type OutboxRow = { id: number; topic: string; key: string; event: EventEnvelope };
 
@@ -194,10 +197,36 @@ export class OutboxRelay {
       await this.release(ids, err);
       return rows.length;
     }
-    await this.db('outbox')
-      .whereIn('id', ids)
-      .update({ sent_at: this.db.fn.now(), claimed_by: null, claimed_until: null });
+    await this.markSent(ids);
     return rows.length;
+  }
+
+  /**
+   * Step 3. A failed mark (its connection dropped) is retried on a fresh connection; if it never
+   * works the claim is released, so newer events of those keys wait seconds, not the whole lease (the
+   * rows go out again: at least once).
+   */
+  private async markSent(ids: number[]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db('outbox')
+          .whereIn('id', ids)
+          .update({ sent_at: this.db.fn.now(), claimed_by: null, claimed_until: null });
+        return;
+      } catch (err) {
+        if (attempt >= MARK_RETRIES) {
+          this.log.error({ err, count: ids.length }, 'outbox sent mark failed; releasing the claim');
+          await this.db('outbox')
+            .whereIn('id', ids)
+            .where({ claimed_by: this.id })
+            .update({ claimed_by: null, claimed_until: null })
+            .catch((e: unknown) => this.log.error({ err: e }, 'outbox claim release failed'));
+          throw err;
+        }
+        this.log.warn({ err, attempt }, 'outbox sent mark failed, retrying');
+        await new Promise((r) => setTimeout(r, MARK_FIRST_RETRY_MS * 2 ** attempt));
+      }
+    }
   }
 
   /** Step 1: takes a lease on the oldest unsent rows of free, due keys (see the class comment). */

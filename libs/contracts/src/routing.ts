@@ -68,6 +68,7 @@ const SPECIAL_METHODS: Record<string, Owner> = {
   client_order_dues: 'payments',
   wallet_transfer: 'payments',
   logistic_route_calculate: 'carriers',
+  client_order_position_bulk_step: 'orders',
 };
 
 function buildMethodTable(): Record<string, Owner> {

@@ -23,7 +23,8 @@ async function ordersWithDues(page: Page) {
     product_due: string;
     delivery_due: string;
   }[];
-  const goods = rows.find((r) => Number(r.product_due) > 10_000)!;
+  // payment opens once the operator priced the order (docs/adr/0017): a formed order is not yet payable
+  const goods = rows.find((r) => Number(r.product_due) > 10_000 && r.stage !== 'created')!;
   const delivery = rows.find((r) => Number(r.delivery_due) > 10_000 && Number(r.product_due) === 0)!;
   expect(goods, 'a demo order with goods due').toBeTruthy();
   expect(delivery, 'a demo order with delivery due').toBeTruthy();

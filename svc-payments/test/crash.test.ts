@@ -195,6 +195,7 @@ it('loses and duplicates nothing when svc-payments and then svc-orders are kille
     client_sell_rate_usd: '95',
   });
   const clientUser = identityOf({ user_id: 701, roles: ['client'], client_ids: [client.id] });
+  const operatorUser = identityOf({ user_id: 702, roles: ['operator'], operator_ids: [operator.id] });
   await eventually('the references in svc-orders', async () => {
     const rows = await db('orders.replica').whereIn('entity', [
       'operator',
@@ -221,7 +222,7 @@ it('loses and duplicates nothing when svc-payments and then svc-orders are kille
       },
       clientUser,
     );
-    await create(
+    const position = await create(
       orders.url,
       'client_order_position',
       {
@@ -238,6 +239,23 @@ it('loses and duplicates nothing when svc-payments and then svc-orders are kille
     expect(
       await callUntilAnswered(() => orders.url, 'client_order_created', { id: order.id }, clientUser),
     ).toMatchObject({ ok: true });
+    // payment opens once the operator priced the order and asked for it (docs/adr/0017)
+    expect(
+      await callUntilAnswered(
+        () => orders.url,
+        'client_order_position_action',
+        { id: position.id, action: 'checked' },
+        operatorUser,
+      ),
+    ).toMatchObject({ ok: true });
+    expect(
+      await callUntilAnswered(
+        () => orders.url,
+        'client_order_buyout_waiting',
+        { id: order.id },
+        operatorUser,
+      ),
+    ).toMatchObject({ ok: true });
     orderIds.push(order.id);
   }
   await eventually(
@@ -246,7 +264,7 @@ it('loses and duplicates nothing when svc-payments and then svc-orders are kille
       const rows = await db('payments.replica').where({ entity: 'client_order' }).whereIn('id', orderIds);
       return (
         rows.length === ORDERS &&
-        rows.every((r) => r.data.stage === 'created' && r.data.buyout_price_rur === '2500.00')
+        rows.every((r) => r.data.stage === 'buyout_waiting' && r.data.buyout_price_rur === '2500.00')
       );
     },
     30_000,

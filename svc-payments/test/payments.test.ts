@@ -354,6 +354,22 @@ async function formedOrder() {
   });
   return order.id as number;
 }
+/** The formed order checked and priced by its operator, who asks for payment: payment opens (ADR 0017). */
+async function pricedOrder() {
+  const orderId = await formedOrder();
+  for (const id of await positionIds(orderId))
+    expect(
+      await w.call('client_order_position_action', { id, action: 'checked' }, w.users.operatorA),
+    ).toMatchObject({ ok: true });
+  expect(await w.call('client_order_buyout_waiting', { id: orderId }, w.users.operatorA)).toMatchObject({
+    ok: true,
+  });
+  await eventually('the order waiting for payment in svc-payments', async () => {
+    const r = await payments.db('replica').where({ entity: 'client_order', id: orderId }).first();
+    return r?.data.stage === 'buyout_waiting';
+  });
+  return orderId;
+}
 const orderRow = (id: number) => w.orders.db('client_order').where({ id }).first();
 const positionIds = (orderId: number) =>
   w.orders.db('client_order_position').where({ client_order_id: orderId }).orderBy('id').pluck('id');
@@ -384,12 +400,31 @@ describe('paying an order', () => {
     });
   });
 
-  it('from the wallet: part, then the rest; svc-orders follows with paid amounts, states and positions', async () => {
+  it('refuses to pay a formed order its operator has not priced yet, and nothing is paid', async () => {
     const orderId = await formedOrder();
-    const [positionId] = await positionIds(orderId);
+    const walletId = await newWallet();
+    const before = await wallet(walletId);
+    const notPriced =
+      'оплата в Caravan недоступна: оператор ещё не проверил и не оценил позиции заказа: оплата откроется, когда заказ будет ожидать оплаты';
+    expect(await call('client_order_payment_receive', { id: orderId, prepare: true })).toEqual({
+      ok: false,
+      result: null,
+      message: notPriced,
+    });
     expect(
-      await w.call('client_order_position_action', { id: positionId, action: 'checked' }, admin),
-    ).toMatchObject({ ok: true });
+      await call('client_order_payment_receive', {
+        id: orderId,
+        kind: 'product',
+        type: 'wallet',
+        wallet_id: walletId,
+      }),
+    ).toEqual({ ok: false, result: null, message: notPriced });
+    expect(await payments.db('order_payment').where({ client_order_id: orderId })).toEqual([]);
+    expect(await wallet(walletId)).toEqual(before);
+  });
+
+  it('from the wallet: part, then the rest; svc-orders follows with paid amounts, states and positions', async () => {
+    const orderId = await pricedOrder();
     const walletId = await newWallet();
     await payments.db.transaction(async (trx) => {
       await trx('wallet')
@@ -457,7 +492,7 @@ describe('paying an order', () => {
   });
 
   it("refuses what the client cannot pay, another client's order and a hand-set paid amount", async () => {
-    const orderId = await formedOrder();
+    const orderId = await pricedOrder();
     const before = await orderRow(orderId);
     // client A's wallets hold less than 2500 now? a fresh client B cannot even see the order
     expect(
@@ -513,7 +548,7 @@ describe('paying an order', () => {
   });
 
   it("client_order_dues: a client's own orders with something to pay; no one else's", async () => {
-    const orderId = await formedOrder();
+    const orderId = await pricedOrder();
     // an answer, never a refusal: a refused call would 'not contain' the order just as well
     const ids = (r: Any) => {
       expect(r).toMatchObject({ ok: true });
@@ -538,7 +573,7 @@ describe('paying an order', () => {
   });
 
   it('an admin marks the product paid', async () => {
-    const orderId = await formedOrder();
+    const orderId = await pricedOrder();
     const marked = await call(
       'client_order_payment_receive',
       { id: orderId, kind: 'product', type: 'manual' },
@@ -559,7 +594,7 @@ describe('paying an order', () => {
   });
 
   it('by card through the bank: recorded once however often the bank calls back', async () => {
-    const orderId = await formedOrder();
+    const orderId = await pricedOrder();
     const created = await http('modul_sbp_create', {
       type: 'card',
       operation_type: 'client_order',

@@ -69,6 +69,7 @@ const SPECIAL_METHODS: Record<string, Owner> = {
   wallet_transfer: 'payments',
   logistic_route_calculate: 'carriers',
   acquiring_payment_reconcile: 'payments',
+  client_order_position_bulk_step: 'orders',
 };
 
 function buildMethodTable(): Record<string, Owner> {

@@ -6,6 +6,7 @@ import {
   PRODUCT_PAYMENT_STATE_LABELS,
   type DeliveryPaymentState,
   type ProductPaymentState,
+  paymentClosedReason,
 } from '@caravan/contracts';
 import { authHeaders, Slot, toast, useCurrentUser, userIsAdmin, type SectionContext } from '@caravan/ui-kit';
 import { useState } from 'react';
@@ -63,12 +64,10 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
   const [making, setMaking] = useState<'pdf' | 'xlsx' | null>(null);
   // the pay button where something is due here (the dialog tells the exact dues and the reasons)
   const due = (['product', 'delivery'] as const).some((k) => Number(payableNow(values, k)) > 0);
-  const payable =
-    due &&
-    values.stage !== 'draft' &&
-    values.state !== 'cancelled' &&
-    !values.deleted &&
-    (userIsAdmin(user) || user?.role.includes('client'));
+  const payer = userIsAdmin(user) || user?.role.includes('client');
+  // payment opens once the operator priced the order and asked for it (contracts' paymentClosedReason)
+  const closed = paymentClosedReason(values);
+  const payable = due && !closed && !values.deleted && payer;
   const product = values.product_payment_state as ProductPaymentState;
   const delivery = values.delivery_payment_state as DeliveryPaymentState;
   const invoice = async (format: 'pdf' | 'xlsx') => {
@@ -128,6 +127,11 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
           onClick={() => void invoice('xlsx')}
         />
       </ButtonGroup>
+      {payer && values.stage === 'created' && closed && (
+        <span className="caravan-muted" data-testid="payment-closed">
+          {closed}
+        </span>
+      )}
       {paying && <Slot name="order-payment" orderId={id} onClose={() => setPaying(false)} fallback={null} />}
     </div>
   );

@@ -35,6 +35,8 @@ import {
   type PositionColumn,
   type PositionFacts,
   todayLocal,
+  BULK_POSITION_STEPS,
+  type BulkPositionStep,
 } from '@caravan/contracts';
 import {
   ConfirmDialog,
@@ -243,6 +245,7 @@ export function PositionTable({
     method:
       | 'client_order_position_bulk_update'
       | 'client_order_position_bulk_action'
+      | 'client_order_position_bulk_step'
       | 'client_order_position_move',
     params: Values,
   ) => {
@@ -251,6 +254,18 @@ export function PositionTable({
     };
     setSelected([]);
     return result;
+  };
+
+  /** 'проверено' and 'выкуплено' on the selection: the positions able to take the step take it at once. */
+  const takers = (step: BulkPositionStep) =>
+    chosen.filter((r) => positionActionsFor(r as never).includes(step)).length;
+  const stepSelection = async (step: BulkPositionStep) => {
+    try {
+      const { message } = await bulk('client_order_position_bulk_step', { action: step });
+      void toast(message, 'success');
+    } catch (err) {
+      void toast((err as { message: string }).message, 'danger');
+    }
   };
 
   return (
@@ -293,6 +308,16 @@ export function PositionTable({
               onClick={withSelection('edit', BULK_MESSAGES.selectForEdit)}
             />
           )}
+          {staff &&
+            BULK_POSITION_STEPS.filter((step) => takers(step) > 0).map((step) => (
+              <Button
+                key={step}
+                icon="tick"
+                data-testid={`bulk-step-${step}`}
+                text={`${POSITION_ACTION_LABELS[step]} (${takers(step)})`}
+                onClick={() => void stepSelection(step)}
+              />
+            ))}
           {stageActions.length > 0 && (
             <PopoverNext
               content={

@@ -95,7 +95,11 @@ export function PriceAdjustmentDialog({ order, onClose }: { order: Values; onClo
             <NumberInput
               id={`adjust-${f}`}
               value={entered[f] ?? null}
-              onChange={(v) => setEntered({ ...entered, [f]: v as string | null })}
+              onChange={(v) => {
+                setEntered({ ...entered, [f]: v as string | null });
+                // a typed price is the one to adjust: ticked with it, not left for a second click
+                if (v !== null && v !== '' && !ticked.has(f)) setTicked(new Set(ticked).add(f));
+              }}
             />
             <span className="caravan-hint">
               {t('orders.now')}: {order[f] ? formatMoney(order[f] as string) : '—'}

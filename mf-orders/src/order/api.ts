@@ -20,6 +20,7 @@ export const orderApi = baseApi.injectEndpoints({
           | 'client_order_position_bulk_update'
           | 'client_order_position_bulk_action'
           | 'client_order_position_move'
+          | 'client_order_position_bulk_step'
           | 'client_order_consolidate'
           | 'client_order_split';
         params: Record<string, unknown>;

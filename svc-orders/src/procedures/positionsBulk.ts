@@ -1,6 +1,11 @@
 import {
   BULK_MESSAGES,
   BULK_STAGE_ACTIONS,
+  BULK_STEP_MESSAGES,
+  positionAction,
+  positionActionsFor,
+  PositionBulkStepParams,
+  type PositionFacts,
   bulkEditFields,
   bulkStageProblems,
   clientOrderPosition,
@@ -28,7 +33,7 @@ import {
   bulkContext,
 } from '../domain/bulk';
 import { goodsOf, goodsTotals, moneyFollowsGoods } from '../domain/moneyFollowsGoods';
-import { patchOrder, warehouseFields } from '../domain/stages';
+import { patchOrder, routeTypeIds, warehouseFields } from '../domain/stages';
 
 const labels = clientOrderPosition.labels as Record<string, string>;
 
@@ -148,6 +153,41 @@ export function registerPositionBulk(kit: ServiceKit, positions: EntityStore, or
             moving.map((r) => Number(r.client_order_id)),
           );
           return { count: moving.length, message: BULK_MESSAGES.stageChanged(moving.length) };
+        }),
+    })
+    .register({
+      name: 'client_order_position_bulk_step',
+      params: PositionBulkStepParams,
+      labels: POSITION_BULK_PARAM_LABELS,
+      access: 'staff',
+      handler: (ctx, p) =>
+        ctx.db.transaction(async (trx) => {
+          const c = context(ctx);
+          const { orders: locked, rows } = await lockSelectedPositions(trx, c, p.ids);
+          const taking = rows.filter((r) => positionActionsFor(r as never).includes(p.action));
+          if (!taking.length) throw new BusinessError(BULK_STEP_MESSAGES.noneCanTake(p.action));
+          const routeTypes = new Map<number, number[]>();
+          for (const [id, order] of locked)
+            routeTypes.set(id, await routeTypeIds(trx, (order.logistic_route_id as number | null) ?? null));
+          // every position by the one-at-a-time rule; one refusal refuses them all (nothing half done)
+          const moves = new Map<number, Record<string, unknown>>();
+          for (const row of taking) {
+            const result = positionAction(
+              row as unknown as PositionFacts,
+              p.action,
+              routeTypes.get(Number(row.client_order_id))!,
+            );
+            if (!result.ok)
+              throw new BusinessError(BULK_STEP_MESSAGES.refusedAt(String(row.title), result.message));
+            moves.set(Number(row.id), result.move);
+          }
+          await positions.changeMany(trx, c.identity, c.outbox, taking, (row) => moves.get(Number(row.id))!);
+          await settleOrders(
+            trx,
+            c,
+            taking.map((r) => Number(r.client_order_id)),
+          );
+          return { count: taking.length, message: BULK_MESSAGES.stageChanged(taking.length) };
         }),
     })
     .register({

@@ -4,6 +4,7 @@ import {
   isAdmin,
   MESSAGES,
   PAYMENT_MESSAGES,
+  paymentClosedReason,
   payableNow,
   paymentStatesByPaid,
   type Identity,
@@ -105,8 +106,8 @@ export const withPaid = (order: OrderReplica, paid: Paid): OrderReplica => ({ ..
  * is not priced yet, a cancelled order takes no money, and there must be something to pay.
  */
 export function whyNotPayable(order: OrderReplica, kind?: PaymentKind): string | null {
-  if (order.stage === 'draft') return PAYMENT_MESSAGES.draft;
-  if (order.state === 'cancelled') return PAYMENT_MESSAGES.cancelled;
+  const closed = paymentClosedReason(order);
+  if (closed) return closed;
   const due = (k: PaymentKind) => dec(payableNow(order, k)) > 0n;
   if (kind) return due(kind) ? null : PAYMENT_MESSAGES.nothingDue(kind);
   return due('product') || due('delivery') ? null : PAYMENT_MESSAGES.nothingDueAtAll;

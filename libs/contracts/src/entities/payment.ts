@@ -284,3 +284,20 @@ export type OrderDues = {
   product_due: string;
   delivery_due: string;
 };
+
+/**
+ * When an order's payment opens (orders-payments-calls §4; decided in issue 17, docs/adr/0017): once the
+ * operator has checked and priced its positions and asked for payment — the order's stage
+ * buyout_waiting ('ожидает оплаты/выкупа') and every later one. A formed order ('сформирован') waits
+ * for the operator: its prices are not yet the operator's. The service refuses and the card shows why.
+ */
+export const PAYMENT_OPENING_MESSAGES = {
+  notPriced:
+    'оператор ещё не проверил и не оценил позиции заказа: оплата откроется, когда заказ будет ожидать оплаты',
+};
+export function paymentClosedReason(order: { stage?: unknown; state?: unknown }): string | null {
+  if (order.stage === 'draft') return PAYMENT_MESSAGES.draft;
+  if (order.state === 'cancelled') return PAYMENT_MESSAGES.cancelled;
+  if (order.stage === 'created') return PAYMENT_OPENING_MESSAGES.notPriced;
+  return null;
+}

@@ -107,7 +107,9 @@ function ListPage(props: {
           onClick={props.onOpen ? () => props.onOpen!(row) : undefined}
         >
           {props.columns.map((c) => (
-            <td key={c.key}>{cell(row, c, t)}</td>
+            <td key={c.key} data-label={fieldLabel(t, { name: c.key, label: c.label }, props.entity)}>
+              {cell(row, c, t)}
+            </td>
           ))}
           <td className="caravan-row-actions">
             {props.onRestore && (
@@ -337,7 +339,12 @@ export function EntityListPage({ view }: { view: EntityView }) {
       {empty ? (
         <NonIdealState icon="search" title={t('common.nothingFound')} />
       ) : (
-        <HTMLTable striped interactive={view.itemPage !== false} className="caravan-list-table">
+        <HTMLTable
+          striped
+          interactive={view.itemPage !== false}
+          // on a phone each row is a card of «column: value», nothing beyond the screen's edge
+          className="caravan-list-table caravan-stack-table"
+        >
           <thead>
             <tr>
               {view.columns.map((c) => (

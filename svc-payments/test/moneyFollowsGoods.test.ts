@@ -125,7 +125,7 @@ const identityHeader = (who: Identity) => ({
   [IDENTITY_HEADER]: signIdentity(who, process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET),
 });
 
-/** A formed order of client A with positions of the given amounts (20 ¥ each at 12.5 → 250 ₽ a piece). */
+/** A formed order of client A, priced and waiting for payment, with positions of the given amounts (20 ¥ each at 12.5 → 250 ₽ a piece). */
 async function formedOrder(amounts: string[]) {
   const order = await w.create(
     w.orders,
@@ -155,13 +155,25 @@ async function formedOrder(amounts: string[]) {
       w.users.clientA,
     );
   expect(await w.call('client_order_created', { id: order.id }, w.users.clientA)).toMatchObject({ ok: true });
+  // payment opens once the operator has checked the positions and asks for it (ADR 0017)
+  const positions = await w.orders
+    .db('client_order_position')
+    .where({ client_order_id: order.id })
+    .pluck('id');
+  for (const id of positions)
+    expect(
+      await w.call('client_order_position_action', { id, action: 'checked' }, w.users.operatorA),
+    ).toMatchObject({ ok: true });
+  expect(await w.call('client_order_buyout_waiting', { id: order.id }, w.users.operatorA)).toMatchObject({
+    ok: true,
+  });
   const goods = decFormat(
     amounts.reduce((s, a) => s + dec(a) * 250n, 0n),
     2,
   );
   await eventually('the formed order in svc-payments', async () => {
     const r = await payments.db('replica').where({ entity: 'client_order', id: order.id }).first();
-    return r?.data.stage === 'created' && r.data.buyout_price_rur === goods;
+    return r?.data.stage === 'buyout_waiting' && r.data.buyout_price_rur === goods;
   });
   return order.id as number;
 }
@@ -331,12 +343,7 @@ describe('money follows the goods', () => {
 
   it('a paid split child waiting for payment is not auto-debited again', async () => {
     const walletId = await walletWith('10000', true);
-    const orderId = await formedOrder(['4', '4']); // 2 000 ₽
-    for (const id of await positionIds(orderId))
-      await w.call('client_order_position_action', { id, action: 'checked' }, w.users.operatorA);
-    expect(await w.call('client_order_buyout_waiting', { id: orderId }, w.users.operatorA)).toMatchObject({
-      ok: true,
-    });
+    const orderId = await formedOrder(['4', '4']); // 2 000 ₽, waiting for payment: auto-debit pays it
     await eventually(
       'auto-debit paid the goods',
       async () => (await orderRow(orderId)).product_payment_state === 'paid',
@@ -364,6 +371,25 @@ describe('money follows the goods', () => {
   it('refuses to move goods out of an order whose delivery is paid, in words, and changes nothing', async () => {
     const from = await formedOrder(['1', '1']);
     const to = await formedOrder(['1']);
+    // auto-debit looks at every order waiting for payment (and may pay it from a default wallet another
+    // test left): the delivery below is written once svc-orders shows what svc-payments recorded
+    for (const id of [from, to])
+      await eventually('auto-debit looked at the order', () =>
+        payments.db('auto_debit').where({ client_order_id: id }).first(),
+      );
+    await converged([from, to]);
+    await eventually('svc-orders applied the last account change', async () => {
+      const accounts = await payments.db('order_account').whereIn('client_order_id', [from, to]);
+      const applied = new Map(
+        (await w.orders.db('order_paid_seq').whereIn('client_order_id', [from, to])).map((r: Any) => [
+          String(r.client_order_id),
+          String(r.seq),
+        ]),
+      );
+      return accounts.every(
+        (a: Any) => !Number(a.seq) || applied.get(String(a.client_order_id)) === String(a.seq),
+      );
+    });
     // the delivery paid as svc-payments would have told svc-orders (its price comes later in the flow)
     await w.orders.db('client_order').where({ id: from }).update({ delivery_paid_rur: '300.00' });
     const [p1] = await positionIds(from);

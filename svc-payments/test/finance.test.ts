@@ -90,17 +90,21 @@ describe('legal entities and bank accounts', () => {
     expect((await call('legal_entity_get_by_id', { id: operatorEntity.id })).result.bank_account_id).toEqual([
       account.result.id,
     ]);
-    expect(await call('legal_entity_list', { type: 'bank' })).toMatchObject({ ok: false });
+    expect(await call('legal_entity_list', { type: 'bank' })).toMatchObject({
+      ok: false,
+      message: "неверное значение поля 'type': выберите значение из списка",
+    });
   });
 
   it("keeps each owner's entities and accounts to themselves", async () => {
     expect(itemIds(await call('legal_entity_list', {}, client))).toEqual([clientEntity.id]);
     expect(await call('legal_entity_get_by_id', { id: clientEntity.id }, otherClient)).toMatchObject({
       ok: false,
+      message: 'запись не найдена',
     });
     expect(
       await call('legal_entity_update', { id: clientEntity.id, title: 'моё' }, otherClient),
-    ).toMatchObject({ ok: false });
+    ).toMatchObject({ ok: false, message: 'запись не найдена' });
     expect(await call('legal_entity_update', { id: clientEntity.id, client_id: 52 }, client)).toMatchObject({
       ok: false,
       message: 'недостаточно прав для этого действия',
@@ -257,7 +261,10 @@ describe("another operator's confidential columns", () => {
     });
     expect(
       await call('exchange_rate_list', { filters: { incoming_buy_rate_cny: '11.1234' } }, client),
-    ).toMatchObject({ ok: false });
+    ).toMatchObject({
+      ok: false,
+      message: LIST_MESSAGES.unavailableField(exchangeRate.labels.incoming_buy_rate_cny),
+    });
     const history = JSON.stringify((await call('exchange_rate_history', { id: rate.id }, stranger)).result);
     expect(history).toContain('11.8');
     expect(history).not.toMatch(/incoming|11\.1234|10\.9876|80\.5/);

@@ -150,7 +150,10 @@ describe('wallet_transfer', () => {
       ok: false,
       message: 'финансовые операции создаются только пополнениями, переводами и оплатами',
     });
-    expect(await call('wallet_update', { id: main, amount: '1000' }, admin)).toMatchObject({ ok: false });
+    expect(await call('wallet_update', { id: main, amount: '1000' }, admin)).toMatchObject({
+      ok: false,
+      message: "неизвестное поле 'amount'",
+    });
     expect(await svc.db('fin_operation').whereIn('wallet_id', [main, spare]).orderBy('id')).toEqual(before);
     expect([await balance(main), await balance(spare)]).toEqual(['10.00', '0.00']);
   });

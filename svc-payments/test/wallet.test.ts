@@ -64,6 +64,9 @@ describe('identity token', () => {
   });
 });
 
+/** A row of another client or operator does not exist for the caller (spec: 'запись не найдена'). */
+const NOT_FOUND = { ok: false, message: 'запись не найдена' };
+
 describe('wallet access', () => {
   it('shows a client only the wallets of their clients', async () => {
     const list = await callService(svc.url, 'wallet_list', { per_page: 100 }, clientA);
@@ -77,13 +80,15 @@ describe('wallet access', () => {
       ok: false,
       message: 'запись не найдена',
     });
-    expect((await callService(svc.url, 'wallet_history', { id: walletB }, clientA)).body.ok).toBe(false);
+    expect((await callService(svc.url, 'wallet_history', { id: walletB }, clientA)).body).toMatchObject(
+      NOT_FOUND,
+    );
     expect(
-      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'моё' }, clientA)).body.ok,
-    ).toBe(false);
+      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'моё' }, clientA)).body,
+    ).toMatchObject(NOT_FOUND);
     expect(
-      (await callService(svc.url, 'wallet_update', { id: walletB, deleted: true }, clientA)).body.ok,
-    ).toBe(false);
+      (await callService(svc.url, 'wallet_update', { id: walletB, deleted: true }, clientA)).body,
+    ).toMatchObject(NOT_FOUND);
     expect(
       (await callService(svc.url, 'wallet_update', { id: walletA, client_id: 102 }, clientA)).body,
     ).toMatchObject({
@@ -91,19 +96,20 @@ describe('wallet access', () => {
       message: 'клиента кошелька меняет только администратор, и только у пустого кошелька',
     });
     expect(
-      (await callService(svc.url, 'wallet_update', { id: -1, title: 'чужой', client_id: 102 }, clientA)).body
-        .ok,
-    ).toBe(false);
+      (await callService(svc.url, 'wallet_update', { id: -1, title: 'чужой', client_id: 102 }, clientA)).body,
+    ).toMatchObject({ ok: false, message: 'недостаточно прав для этого действия' });
     const untouched = (await callService(svc.url, 'wallet_get_by_id', { id: walletB }, clientB)).body.result;
     expect(untouched).toMatchObject({ title: 'Основной', deleted: false, client_id: 102 });
   });
 
   it("shows an operator the wallets of their operator and not another operator's", async () => {
     expect((await callService(svc.url, 'wallet_get_by_id', { id: walletA }, operatorA)).body.ok).toBe(true);
-    expect((await callService(svc.url, 'wallet_get_by_id', { id: walletB }, operatorA)).body.ok).toBe(false);
+    expect((await callService(svc.url, 'wallet_get_by_id', { id: walletB }, operatorA)).body).toMatchObject(
+      NOT_FOUND,
+    );
     expect(
-      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'чужой' }, operatorA)).body.ok,
-    ).toBe(false);
+      (await callService(svc.url, 'wallet_update', { id: walletB, title: 'чужой' }, operatorA)).body,
+    ).toMatchObject(NOT_FOUND);
     expect(
       (await callService(svc.url, 'wallet_update', { id: walletA, operator_id: 8 }, operatorA)).body,
     ).toMatchObject({

@@ -135,7 +135,11 @@ test('a yuan wallet cannot be topped up through the bank', async () => {
 
 test("a payment the reconciliation learned the bank will not pay ends in 'не оплачен в срок' with why (ADR 0014)", async () => {
   open({
-    '/api/modul_sbp_create': () => ({ payment_id: 79, amount_with_fee: '1007.05', sbp_link: 'https://sbp/79' }),
+    '/api/modul_sbp_create': () => ({
+      payment_id: 79,
+      amount_with_fee: '1007.05',
+      sbp_link: 'https://sbp/79',
+    }),
     acquiring_payment_get_by_id: () => ({
       id: 79,
       state: 'expired',

@@ -17,8 +17,12 @@ async function ok(page: Page, method: string, params: unknown) {
 
 /** A formed order of the demo client with two positions, priced like one of their orders. */
 async function formedOrder(client: Page) {
+  // a product type the client's goods already have, and an order of theirs with a route and an operator
+  const goods = (await ok(client, 'client_order_position_list', { per_page: 50 })).items as Any[];
+  const item = goods.find((p) => p.type_id);
+  expect(item, 'a demo position with a product type').toBeTruthy();
   const orders = (await ok(client, 'client_order_list', { per_page: 50 })).items as Any[];
-  const model = orders.find((o) => o.logistic_route_id && o.operator_id)!;
+  const model = orders.find((o) => o.logistic_route_id && o.operator_id);
   expect(model, 'a demo order with a route').toBeTruthy();
   const order = await ok(client, 'client_order_update', {
     id: -1,
@@ -28,9 +32,6 @@ async function formedOrder(client: Page) {
     buyout_type: 'operator',
     delivery_type: 'to_door',
   });
-  const goods = (await ok(client, 'client_order_position_list', { client_order_id: model.id, per_page: 5 }))
-    .items as Any[];
-  const item = goods.find((p) => p.type_id)!;
   for (const [title, amount] of [
     ['Кружка', '10'],
     ['Ложка', '5'],
@@ -44,7 +45,8 @@ async function formedOrder(client: Page) {
         ? item.product_images
         : [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }],
       type_id: item.type_id,
-      price_cny: '20',
+      // dearer than any demo wallet holds: auto-debit leaves it alone, the admin marks it paid (ADR 0012)
+      price_cny: '20000',
       amount,
     });
   await ok(client, 'client_order_created', { id: order.id });
@@ -52,6 +54,15 @@ async function formedOrder(client: Page) {
     .poll(async () => Number((await ok(client, 'client_order_get_by_id', { id: order.id })).buyout_price_rur))
     .toBeGreaterThan(0);
   return order.id as number;
+}
+
+/** Staff check the positions and ask for payment: payment opens once the order is priced (ADR 0017). */
+async function waitingForPayment(staff: Page, orderId: number) {
+  const positions = (await ok(staff, 'client_order_position_list', { client_order_id: orderId }))
+    .items as Any[];
+  for (const position of positions)
+    await ok(staff, 'client_order_position_action', { id: position.id, action: 'checked' });
+  await ok(staff, 'client_order_buyout_waiting', { id: orderId });
 }
 
 const dueRow = (page: Page) =>
@@ -66,6 +77,7 @@ test('a paid order split by staff: the child takes what was paid for its goods, 
   const parent = await formedOrder(page);
   const staff = await browser.newPage();
   await login(staff, ADMIN);
+  await waitingForPayment(staff, parent);
   await expect
     .poll(
       async () => (await callAsPage(staff, 'client_order_payment_receive', { id: parent, prepare: true })).ok,

@@ -1,18 +1,15 @@
-import { createServer } from 'node:net';
 import { dec, decFormat, EVENT_TYPES, IDENTITY_HEADER, type Identity } from '@caravan/contracts';
 import {
   callService,
   DEV_IDENTITY_SECRET,
   eventually,
   signIdentity,
-  startService,
   type RunningService,
 } from '@caravan/service-kit';
 import { orderPaymentHandler } from '../../svc-orders/src/events/orderPayments';
 import { ordersWorld, admin, type Any, type OrdersWorld } from '../../svc-orders/test/support';
 import { signedForm } from '../src/adapters/modulbank/sandbox';
-import { acquirerConfig } from '../src/adapters/modulbank';
-import { paymentsService } from '../src/app';
+import { sandboxMerchant, startPayments, withRate } from './support';
 
 /**
  * Money follows the goods (issue 17; docs/adr/0013-money-follows-the-goods.md): goods leaving a paid
@@ -24,49 +21,14 @@ import { paymentsService } from '../src/app';
 let w: OrdersWorld;
 let payments: RunningService;
 let callbackBase: string;
-const secret = acquirerConfig({}).MODULBANK_SECRET;
-const merchant = acquirerConfig({}).MODULBANK_MERCHANT;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+const { secret, merchant } = sandboxMerchant;
 
 beforeAll(async () => {
   w = await ordersWorld('money-follows');
-  const port = await freePort();
-  callbackBase = `http://127.0.0.1:${port}`;
-  payments = await startService(
-    paymentsService({
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: callbackBase,
-      KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}money-follows-`,
-    }),
-  );
+  payments = await startPayments('money-follows');
+  callbackBase = payments.url;
   await payments.bus.ready;
-  await callService(
-    payments.url,
-    'exchange_rate_update',
-    {
-      id: -1,
-      date: '2026-11-21',
-      operator_id: w.opA.id,
-      client_sell_rate_cny: '12.5',
-      client_sell_rate_usd: '95',
-    },
-    admin,
-  );
-  await eventually('the rate in svc-orders', async () =>
-    w.orders
-      .db('replica')
-      .where({ entity: 'exchange_rate' })
-      .whereRaw(`(data->>'operator_id')::int = ?`, [w.opA.id])
-      .first(),
-  );
+  await withRate(payments, w);
 }, 60_000);
 afterAll(async () => {
   await payments?.stop();

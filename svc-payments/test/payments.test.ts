@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
-import { IDENTITY_HEADER, type Identity } from '@caravan/contracts';
-import {
-  callService,
-  DEV_IDENTITY_SECRET,
-  eventually,
-  signIdentity,
-  startService,
-  type RunningService,
-} from '@caravan/service-kit';
+import type { Identity } from '@caravan/contracts';
+import { callService, eventually, type RunningService } from '@caravan/service-kit';
 import { ordersWorld, admin, type Any, type OrdersWorld } from '../../svc-orders/test/support';
 import { signedForm } from '../src/adapters/modulbank/sandbox';
-import { acquirerConfig } from '../src/adapters/modulbank';
-import { paymentsService } from '../src/app';
+import { httpCall, sandboxMerchant, startPayments, withRate } from './support';
 
 /**
  * Money in through the acquirer and orders paid (issue 11; docs/adr/0012-payments.md): the real
@@ -22,49 +13,14 @@ import { paymentsService } from '../src/app';
 let w: OrdersWorld;
 let payments: RunningService;
 let callbackBase: string;
-const secret = acquirerConfig({}).MODULBANK_SECRET;
-const merchant = acquirerConfig({}).MODULBANK_MERCHANT;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+const { secret, merchant } = sandboxMerchant;
 
 beforeAll(async () => {
   w = await ordersWorld('payments-acquiring');
-  const port = await freePort();
-  callbackBase = `http://127.0.0.1:${port}`;
-  payments = await startService(
-    paymentsService({
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: callbackBase,
-      KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}payments-acquiring-`,
-    }),
-  );
+  payments = await startPayments('payments-acquiring');
+  callbackBase = payments.url;
   await payments.bus.ready;
-  await callService(
-    payments.url,
-    'exchange_rate_update',
-    {
-      id: -1,
-      date: '2026-11-21',
-      operator_id: w.opA.id,
-      client_sell_rate_cny: '12.5',
-      client_sell_rate_usd: '95',
-    },
-    admin,
-  );
-  await eventually('the rate in svc-orders', async () =>
-    w.orders
-      .db('replica')
-      .where({ entity: 'exchange_rate' })
-      .whereRaw(`(data->>'operator_id')::int = ?`, [w.opA.id])
-      .first(),
-  );
+  await withRate(payments, w);
 }, 60_000);
 afterAll(async () => {
   await payments?.stop();
@@ -77,17 +33,8 @@ const call = async (method: string, params: unknown, who: Identity = w.users.cli
     result: Any;
     message?: string;
   };
-const http = async (path: string, body: unknown, who: Identity = w.users.clientA) => {
-  const res = await fetch(`${payments.url}/api/${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [IDENTITY_HEADER]: signIdentity(who, process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET),
-    },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { ok: boolean; result: Any; message?: string };
-};
+const http = (path: string, body: unknown, who: Identity = w.users.clientA) =>
+  httpCall(payments, path, body, who);
 const postCallback = (form: Record<string, string>) =>
   fetch(`${callbackBase}/api/acquiring/callback`, {
     method: 'POST',

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { IDENTITY_HEADER, type Identity } from '@caravan/contracts';
 import {
   callService,
@@ -9,9 +8,9 @@ import {
   type RunningService,
 } from '@caravan/service-kit';
 import { ordersWorld, admin, type Any, type OrdersWorld } from '../../svc-orders/test/support';
-import { acquirerConfig } from '../src/adapters/modulbank';
 import { signedForm } from '../src/adapters/modulbank/sandbox';
 import { paymentsService } from '../src/app';
+import { freePort, httpCall, sandboxMerchant } from './support';
 
 /**
  * Money that never gets stuck (issue 17; docs/adr/0014-payments-reconciliation.md): the bank's callback
@@ -23,16 +22,7 @@ let w: OrdersWorld;
 let replicaA: RunningService;
 let replicaB: RunningService;
 let sandboxUrl: string;
-const secret = acquirerConfig({}).MODULBANK_SECRET;
-const merchant = acquirerConfig({}).MODULBANK_MERCHANT;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+const { secret, merchant } = sandboxMerchant;
 
 /** A replica of svc-payments whose bank's callbacks go nowhere (the gateway is 'down'). */
 async function replica(extra: Record<string, string>) {
@@ -68,17 +58,8 @@ afterAll(async () => {
 type Reply = { ok: boolean; result: Any; message?: string };
 const call = async (svc: RunningService, method: string, params: unknown, who: Identity = admin) =>
   (await callService(svc.url, method, params, who)).body as Reply;
-const http = async (path: string, body: unknown, who: Identity = w.users.clientA) => {
-  const res = await fetch(`${replicaA.url}/api/${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [IDENTITY_HEADER]: signIdentity(who, process.env.IDENTITY_TOKEN_SECRET ?? DEV_IDENTITY_SECRET),
-    },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Reply;
-};
+const http = (path: string, body: unknown, who: Identity = w.users.clientA) =>
+  httpCall(replicaA, path, body, who);
 async function newWallet() {
   const reply = await eventually('a wallet of client A', async () => {
     const r = await call(replicaA, 'wallet_update', {

@@ -17,18 +17,7 @@ const image = [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }];
 
 /** A formed order of `n` positions waiting for the operator's check. */
 async function formedOrder(n: number) {
-  const order = await w.create(
-    w.orders,
-    'client_order',
-    {
-      client_id: w.clientA.id,
-      operator_id: w.opA.id,
-      logistic_route_id: w.route.id,
-      buyout_type: 'operator',
-      delivery_type: 'to_door',
-    },
-    w.users.clientA,
-  );
+  const order = await w.draftOrder();
   const positions: Any[] = [];
   for (let i = 0; i < n; i++)
     positions.push(

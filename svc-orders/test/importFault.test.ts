@@ -81,18 +81,7 @@ it('keeps answering another user while bombs, a heavy file and a truncated uploa
   writeBomb(bombPath, 255);
   const bomb = readFileSync(bombPath);
   const heavy = heavyInvoice(15_000);
-  const order = await w.create(
-    w.orders,
-    'client_order',
-    {
-      client_id: w.clientA.id,
-      operator_id: w.opA.id,
-      logistic_route_id: w.route.id,
-      buyout_type: 'operator',
-      delivery_type: 'to_door',
-    },
-    w.users.clientA,
-  );
+  const order = await w.draftOrder();
   // importers: users of client A, each sending one file
   const importer = (n: number) =>
     identityOf({ user_id: 700 + n, roles: ['client'], client_ids: [w.clientA.id] });

@@ -29,18 +29,7 @@ const invoice = () =>
   );
 
 it('reads a yuan invoice with its mapping and flagged rows, and imports price_cny', async () => {
-  const order = await w.create(
-    w.orders,
-    'client_order',
-    {
-      client_id: w.clientA.id,
-      operator_id: w.opA.id,
-      logistic_route_id: w.route.id,
-      buyout_type: 'operator',
-      delivery_type: 'to_door',
-    },
-    w.users.clientA,
-  );
+  const order = await w.draftOrder();
   const reply = await w.upload(
     'client_order_excel_import',
     [invoice(), 'PI.xlsx'],

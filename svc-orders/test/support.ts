@@ -106,10 +106,25 @@ export async function ordersWorld(topicPrefix: string) {
     });
     return (await res.json()) as Reply;
   };
+  /** A draft order of client A with operator A on the world's route: what most tests start from. */
+  const draftOrder = () =>
+    create(
+      orders,
+      'client_order',
+      {
+        client_id: clientA.id,
+        operator_id: opA.id,
+        logistic_route_id: route.id,
+        buyout_type: 'operator',
+        delivery_type: 'to_door',
+      },
+      users.clientA,
+    );
   return {
     carriers,
     orders,
     create,
+    draftOrder,
     call,
     upload,
     users,

@@ -89,18 +89,7 @@ const identityHeader = (who: Identity) => ({
 
 /** A formed order of client A, priced and waiting for payment, with positions of the given amounts (20 ¥ each at 12.5 → 250 ₽ a piece). */
 async function formedOrder(amounts: string[]) {
-  const order = await w.create(
-    w.orders,
-    'client_order',
-    {
-      client_id: w.clientA.id,
-      operator_id: w.opA.id,
-      logistic_route_id: w.route.id,
-      buyout_type: 'operator',
-      delivery_type: 'to_door',
-    },
-    w.users.clientA,
-  );
+  const order = await w.draftOrder();
   for (const [i, amount] of amounts.entries())
     await w.create(
       w.orders,

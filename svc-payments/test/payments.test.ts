@@ -268,18 +268,7 @@ describe('the bank on the way, and what waits for it', () => {
 
 /** A formed order of client A with one position of 10 × ¥20: buyout 10 × 20 × 12.5 = 2500 ₽. */
 async function formedOrder() {
-  const order = await w.create(
-    w.orders,
-    'client_order',
-    {
-      client_id: w.clientA.id,
-      operator_id: w.opA.id,
-      logistic_route_id: w.route.id,
-      buyout_type: 'operator',
-      delivery_type: 'to_door',
-    },
-    w.users.clientA,
-  );
+  const order = await w.draftOrder();
   await w.create(
     w.orders,
     'client_order_position',
@@ -325,18 +314,7 @@ const positionStages = (orderId: number) =>
 
 describe('paying an order', () => {
   it('prepare tells why an order cannot be paid: a draft', async () => {
-    const draft = await w.create(
-      w.orders,
-      'client_order',
-      {
-        client_id: w.clientA.id,
-        operator_id: w.opA.id,
-        logistic_route_id: w.route.id,
-        buyout_type: 'operator',
-        delivery_type: 'to_door',
-      },
-      w.users.clientA,
-    );
+    const draft = await w.draftOrder();
     await eventually('the draft in svc-payments', () =>
       payments.db('replica').where({ entity: 'client_order', id: draft.id }).first(),
     );

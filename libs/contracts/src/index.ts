@@ -14,3 +14,4 @@ export * from './formatting';
 export * from './rawWhere';
 export * from './pricing';
 export * from './moneyFollowsGoods';
+export * from './carriers';

@@ -70,6 +70,7 @@ const SPECIAL_METHODS: Record<string, Owner> = {
   logistic_route_calculate: 'carriers',
   acquiring_payment_reconcile: 'payments',
   client_order_position_bulk_step: 'orders',
+  client_order_shipment_get: 'carriers',
 };
 
 function buildMethodTable(): Record<string, Owner> {

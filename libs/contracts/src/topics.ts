@@ -1,3 +1,4 @@
+import { SHIPMENT_TOPIC } from './carriers';
 import type { ServiceName } from './routing';
 
 /**
@@ -50,7 +51,13 @@ export const ENTITY_TOPICS = Object.fromEntries(
 export const IDENTITY_TOPIC = 'gateway.identity.v1';
 
 export const TOPIC_PARTITIONS = 3;
-export const ALL_TOPICS: readonly string[] = [...Object.values(ENTITY_TOPICS), IDENTITY_TOPIC];
+
+/** Every topic: the entities', the identity topic and svc-carriers' shipment events (contracts carriers.ts). */
+export const ALL_TOPICS: readonly string[] = [
+  ...Object.values(ENTITY_TOPICS),
+  IDENTITY_TOPIC,
+  SHIPMENT_TOPIC,
+];
 
 /**
  * The reference data svc-orders keeps as replicas (ARCHITECTURE §6): everything svc-carriers publishes

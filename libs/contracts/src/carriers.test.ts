@@ -1,0 +1,52 @@
+import {
+  carrierStageMove,
+  cdekLocksPayment,
+  CDEK_STATUSES,
+  CDEK_STATUS_TEXT,
+  stageForCarrierStatus,
+  waybillNeedsRegistration,
+} from './carriers';
+
+describe('carrier statuses move an order (spec §4)', () => {
+  it('maps each vendor as the spec lists', () => {
+    expect(stageForCarrierStatus('cdek', 'DELIVERED')).toBe('client_received');
+    expect(stageForCarrierStatus('cdek', 'TAKEN_BY_COURIER')).toBe('sent_to_door');
+    expect(stageForCarrierStatus('cdek', 'SOMETHING_NEW')).toBe('sent_to_door');
+    expect(stageForCarrierStatus('cdek', 'CREATED')).toBeNull();
+    expect(stageForCarrierStatus('pec', 'Выдан получателю')).toBe('client_received');
+    expect(stageForCarrierStatus('pec', 'Прибыл частично')).toBe('sent_to_door');
+    expect(stageForCarrierStatus('pec', 'Оформлен')).toBeNull();
+    expect(stageForCarrierStatus('jde', 'Delivered')).toBe('client_received');
+    expect(stageForCarrierStatus('jde', 'OnRoad')).toBe('sent_to_door');
+    expect(stageForCarrierStatus('jde', 'Lost')).toBeNull();
+  });
+
+  it('moves only forward and only once the goods left for Russia', () => {
+    expect(carrierStageMove('sent_to_ru', 'sent_to_door')).toBe('sent_to_door');
+    expect(carrierStageMove('sent_to_ru', 'client_received')).toBe('client_received');
+    expect(carrierStageMove('client_received', 'sent_to_door')).toBeNull();
+    expect(carrierStageMove('sent_to_door', 'sent_to_door')).toBeNull();
+    expect(carrierStageMove('warehouse_received', 'client_received')).toBeNull();
+    expect(carrierStageMove('sent_to_ru', null)).toBeNull();
+  });
+
+  it('locks the payment card in every CDEK status but ACCEPTED and CREATED', () => {
+    expect(cdekLocksPayment(null)).toBe(false);
+    expect(cdekLocksPayment('CREATED')).toBe(false);
+    expect(cdekLocksPayment('ACCEPTED')).toBe(false);
+    expect(cdekLocksPayment('RECEIVED_AT_SHIPMENT_WAREHOUSE')).toBe(true);
+  });
+
+  it('has words for every CDEK status', () => {
+    for (const status of CDEK_STATUSES) expect(CDEK_STATUS_TEXT[status].label).toMatch(/[а-я]/);
+  });
+});
+
+describe('a waybill is registered with the tracker (spec §4, §9)', () => {
+  it('only when longer than 10 characters and not the one already tracked', () => {
+    expect(waybillNeedsRegistration('1234567890', null)).toBe(false);
+    expect(waybillNeedsRegistration('YT1234567890', null)).toBe(true);
+    expect(waybillNeedsRegistration(' yt1234567890 ', 'YT1234567890')).toBe(false);
+    expect(waybillNeedsRegistration('none', null)).toBe(false);
+  });
+});

@@ -81,7 +81,14 @@ export const PAYMENTS_REPLICATED_ENTITIES: readonly Published[] = [
   'currency',
 ];
 
-/** svc-carriers keeps the legal entities and bank accounts (an operator names only their own). */
-export const CARRIERS_REPLICATED_ENTITIES: readonly Published[] = ['legal_entity', 'bank_account'];
+/**
+ * svc-carriers keeps the legal entities and bank accounts (an operator names only their own) and the orders
+ * (whose carrier, waybill number and stage say which shipments to follow; who may ask about them).
+ */
+export const CARRIERS_REPLICATED_ENTITIES: readonly Published[] = [
+  'legal_entity',
+  'bank_account',
+  'client_order',
+];
 
 export const prefixedTopic = (prefix: string | undefined, topic: string) => `${prefix ?? ''}${topic}`;

@@ -87,10 +87,11 @@ export interface Carrier {
   /** The order stage the vendor status means (contracts stageForCarrierStatus). */
   stageFor(vendorStatus: string): OrderStage | null;
   /**
-   * A webhook request from the vendor: verified (signature or the secret in the URL), parsed. Throws
-   * CarrierError('refused') when forged. Vendors without webhooks leave it undefined.
+   * A webhook request from the vendor: verified (the vendor's signature, or for CDEK, which signs nothing,
+   * the `token` query parameter we put in the URL we subscribed with, compared in constant time with
+   * `secret`), parsed. Throws CarrierError('refused') when forged. Vendors without webhooks leave it undefined.
    */
-  verifyWebhook?(request: WebhookRequest): PushedStatus[];
+  verifyWebhook?(request: WebhookRequest, secret: string): PushedStatus[];
   /** The vendor's documented request budget: the sync never exceeds it. */
   readonly rateLimit: { requestsPerSecond: number };
 }

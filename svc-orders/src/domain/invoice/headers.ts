@@ -1,5 +1,18 @@
 import { type Cell, MAX_COLUMNS, norm, type SheetRow } from './cells';
 
+/** The columns that hold numbers (a header needs a title and one of them; the table reads them as decimals). */
+export const NUMERIC_FIELDS = [
+  'amount',
+  'price',
+  'priceNo',
+  'priceWith',
+  'sum',
+  'sumNo',
+  'sumWith',
+  'priceCny',
+  'sumCny',
+] as const;
+
 /**
  * What a header cell names. 'nds' is the VAT rate; a VAT sum, a row number, a code or an article
  * are 'other' (recognised, so they never pass for anything else, and not read).
@@ -100,18 +113,7 @@ function headerOf(columnTexts: string[], height: number): Header | null {
     columns[role] = column;
     if (role === 'nds') bareRate = BARE_RATE.test(text);
   });
-  const priced = [
-    'amount',
-    'price',
-    'priceNo',
-    'priceWith',
-    'sum',
-    'sumNo',
-    'sumWith',
-    'priceCny',
-    'sumCny',
-  ] as const;
-  if (columns.title === undefined || !priced.some((f) => columns[f] !== undefined)) return null;
+  if (columns.title === undefined || !NUMERIC_FIELDS.some((f) => columns[f] !== undefined)) return null;
   const russian = /[а-я]/.test(columnTexts[columns.title] ?? '');
   return { columns, bareRate, vatIncluded, russian, height, texts: columnTexts };
 }

@@ -51,7 +51,7 @@ import {
   textOf,
   trimZeros,
 } from './cells';
-import { type Field, type Header, headerAt, repeatsHeader, YUAN } from './headers';
+import { type Field, type Header, headerAt, NUMERIC_FIELDS, repeatsHeader, YUAN } from './headers';
 import { invoiceNumber } from './invoiceNumber';
 
 /** The header is looked for in the first rows of a sheet only (seller, buyer and bank blocks sit above it). */
@@ -90,17 +90,7 @@ const RATE_IN_TEXT = [
 ];
 const NO_VAT_IN_TEXT = /без\s*(налога|ндс)|ндс\s*не\s*облагается/;
 
-const NUMERIC = [
-  'amount',
-  'price',
-  'priceNo',
-  'priceWith',
-  'sum',
-  'sumNo',
-  'sumWith',
-  'priceCny',
-  'sumCny',
-] as const;
+const NUMERIC = NUMERIC_FIELDS;
 type NumericField = (typeof NUMERIC)[number];
 type Separator = ',' | '.';
 

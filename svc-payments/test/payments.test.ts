@@ -497,6 +497,25 @@ describe('paying an order', () => {
     ).not.toContain(orderId);
   });
 
+  it('client_order_dues leaves out a formed order the operator has not priced: the write-off cannot pay it', async () => {
+    const formed = await formedOrder();
+    await eventually('the formed order in svc-payments', async () => {
+      const r = await payments.db('replica').where({ entity: 'client_order', id: formed }).first();
+      return r?.data.stage === 'created';
+    });
+    const priced = await pricedOrder();
+    const dues = await call('client_order_dues', { per_page: 50 });
+    expect(dues).toMatchObject({ ok: true });
+    const ids = dues.result.rows.map((o: Any) => o.id);
+    expect(ids).toContain(priced);
+    expect(ids).not.toContain(formed);
+    // and paying it is refused with the reason the card shows
+    expect(await call('client_order_payment_receive', { id: formed, prepare: true })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('оператор ещё не проверил и не оценил позиции заказа'),
+    });
+  });
+
   it('an admin marks the product paid', async () => {
     const orderId = await pricedOrder();
     const marked = await call(

@@ -18,6 +18,7 @@ import {
   PAYMENT_RECEIVE_LABELS,
   PaymentReceiveParams,
   payableNow,
+  paymentClosedReason,
   paymentStatesByPaid,
   SBP_CREATE_LABELS,
   SbpCreateParams,
@@ -570,6 +571,8 @@ export function registerOrderDues(kit: ServiceKit) {
       };
       const dues: OrderDue[] = [];
       for (const r of rows) {
+        // a formed order is not payable yet (paymentClosedReason): the write-off must not offer it
+        if (paymentClosedReason(r.data)) continue;
         const order =
           r.product_paid_rur === null
             ? r.data

@@ -37,10 +37,9 @@ describe('readInvoice: an import bomb is refused in words, cheaply', () => {
     const path = join(dir, 'bomb.xlsx');
     writeBomb(path, 255);
     expect(statSync(path).size).toBeLessThan(1024 * 1024);
-    const started = process.hrtime.bigint();
     const memory = process.memoryUsage().rss;
     expect(await refusal(readInvoice(path, 'xlsx'))).toBe(BULK_MESSAGES.importTooLarge);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+    // 255 MB declared: refused from the declaration, not after inflating it (time is the bench's business)
     expect(process.memoryUsage().rss - memory).toBeLessThan(50 * 1024 * 1024);
   });
 
@@ -58,9 +57,7 @@ describe('readInvoice: an import bomb is refused in words, cheaply', () => {
     const path = join(dir, 'cells.xlsx');
     writeCellBomb(path, 3000, 1000);
     const limits = { ...XLSX_LIMITS, cells: 20_000 };
-    const started = Date.now();
     expect(await refusal(readInvoice(path, 'xlsx', { limits }))).toBe(BULK_MESSAGES.importTooLarge);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('reads an ordinary table under the same bounds', async () => {

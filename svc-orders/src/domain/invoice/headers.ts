@@ -54,6 +54,8 @@ const WITH = /(^|\s)(с|включая|вкл\.?|с\s*учетом)\s*(ндс|н
 const PRICE = /цена|price|单价|тариф|стоимость\s*(единицы|за\s*ед)|unit\s*cost|cost\s*per/;
 /** A column in yuan: the supplier's price (the buyout), not a sale price in roubles. */
 export const YUAN = /¥|￥|\bcny\b|\brmb\b|元|юан|yuan/i;
+/** Prices in another currency (dollars, euros) are neither the buyout in yuan nor a sale price in roubles. */
+const FOREIGN = /\$|\busd\b|\beur\b|€|доллар|dollar|евро|美元|欧元/i;
 const SUM = /^(сумма|стоимость|всего|total|amount|line\s*total|金额|总价|总金额|价税合计|合计)/;
 const VAT_SUM =
   /^(в\s*т\.?\s*ч\.?|в\s*том\s*числе)\s*(сумма\s*)?(ндс|налог)|сумма\s*(ндс|налога)|^ндс\s*(сумма|,?\s*руб)|^налог\s*сумма|vat\s*amount|tax\s*amount|amount\s*of\s*(vat|tax)|税额/;
@@ -82,6 +84,7 @@ export function classify(text: string): Role | null {
   const price = PRICE.test(text);
   if (price && YUAN.test(text)) return 'priceCny';
   if (SUM.test(text) && YUAN.test(text)) return 'sumCny';
+  if ((price || SUM.test(text)) && FOREIGN.test(text)) return 'other';
   if (price && WITHOUT.test(text)) return 'priceNo';
   if (price && WITH.test(text)) return 'priceWith';
   const sum = SUM.test(text);

@@ -96,6 +96,17 @@ describe('yuan and roubles', () => {
     ]);
   });
 
+  it('never reads a dollar column as roubles: it fills no price and the preview does not list it', async () => {
+    const result = await read('usd.xlsx', [
+      ['Description', 'Qty', 'Unit Price (USD)', 'Amount, $'],
+      ['LED strip 5m', 40, '2.15', '86.00'],
+    ]);
+    expect(result.rows.map((r) => [r.title, r.amount, r.price_cny, r.price_no_nds, r.price_nds])).toEqual([
+      ['LED strip 5m', '40', null, null, null],
+    ]);
+    expect(result.columns?.map((c) => c.target)).toEqual(['title', 'amount']);
+  });
+
   it('keeps a rouble column for the sale prices beside a yuan one', async () => {
     const result = await read('cny-rub.xlsx', [
       ['Invoice No.: INV-5'],

@@ -431,3 +431,57 @@ describe('webhooks', () => {
     expect(() => cdek.verifyWebhook(garbled, SECRET)).toThrow('СДЭК: непонятное уведомление');
   });
 });
+
+describe('a connection dropped before the answer', () => {
+  /** A CDEK stand-in that drops the first connection of each API call and answers the second. */
+  async function flakyCdek() {
+    const seen: string[] = [];
+    const server = await listen((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      req.resume();
+      req.on('end', () => {
+        if (path === '/v2/oauth/token') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ access_token: 't', token_type: 'bearer', expires_in: 3600 }));
+        }
+        seen.push(`${req.method} ${path}`);
+        if (seen.filter((s) => s === `${req.method} ${path}`).length === 1) return req.socket.destroy();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            entity: {
+              uuid: '72753031-2801-4186-a091-0be58cedfee7',
+              cdek_number: '1106321645',
+              statuses: [{ code: 'CREATED', name: 'Создан', date_time: '2026-11-24T10:00:00+0300' }],
+            },
+            requests: [],
+          }),
+        );
+      });
+    });
+    return { seen, server, cdek: new CdekClient({ baseUrl: `${server.url}/v2` }) };
+  }
+
+  it('a status read is tried once more and succeeds', async () => {
+    const { seen, server, cdek } = await flakyCdek();
+    try {
+      const [state] = await cdek.getStatuses(ACCOUNT, ['1106321645']);
+      expect(state?.statuses.map((s) => s.vendor_status)).toEqual(['CREATED']);
+      expect(seen).toEqual(['GET /v2/orders', 'GET /v2/orders']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an order is never sent twice: the drop reaches the user as "не ответил"', async () => {
+    const { seen, server, cdek } = await flakyCdek();
+    try {
+      const error = await carrierError(cdek.createShipment(ACCOUNT, draft()));
+      expect(error.kind).toBe('unavailable');
+      expect(error.message).toMatch(/^сервис СДЭК не ответил: нет связи \(/);
+      expect(seen).toEqual(['POST /v2/orders']);
+    } finally {
+      await server.close();
+    }
+  });
+});

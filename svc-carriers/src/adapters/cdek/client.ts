@@ -231,6 +231,8 @@ export class CdekClient implements Carrier {
       const message = CARRIER_MESSAGES.refused('cdek', CDEK_MESSAGES.rateLimited(raw.retryAfterMs / 1000));
       return new CarrierError('cdek', 'rate_limited', message, raw.retryAfterMs);
     }
+    if (raw.status === 401 || raw.status === 403)
+      return new CarrierError('cdek', 'auth', CARRIER_MESSAGES.refused('cdek', own || authWords));
     if (raw.status >= 500 || raw.malformed || (raw.status < 300 && !asObject(raw.body))) {
       const detail =
         raw.status >= 500 ? CDEK_MESSAGES.httpError(raw.status) : raw.malformed ? CDEK_MESSAGES.badReply : '';
@@ -240,8 +242,6 @@ export class CdekClient implements Carrier {
         CARRIER_MESSAGES.noAnswer('cdek', detail || CDEK_MESSAGES.badReply),
       );
     }
-    if (raw.status === 401 || raw.status === 403)
-      return new CarrierError('cdek', 'auth', CARRIER_MESSAGES.refused('cdek', own || authWords));
     const notFound = raw.status === 404 || errorsOf(raw.body).some((e) => NOT_FOUND_CODES.includes(e.code));
     if (notFound)
       return new CarrierError(
@@ -288,8 +288,9 @@ export class CdekClient implements Carrier {
       refreshOn401: false,
       authorize: async () => ({ 'content-type': 'application/x-www-form-urlencoded' }),
     });
-    const isAuthFailure = raw.status === 400 || raw.status === 401 || raw.status === 403;
-    if (isAuthFailure && !raw.malformed)
+    // CDEK answers wrong credentials 401 invalid_client; a 400 (unsupported grant, no client_id) means the same to us
+    const isAuthFailure = raw.status === 401 || raw.status === 403 || (raw.status === 400 && !raw.malformed);
+    if (isAuthFailure)
       throw new CarrierError('cdek', 'auth', CARRIER_MESSAGES.refused('cdek', CDEK_MESSAGES.badCredentials));
     if (raw.status < 200 || raw.status >= 300) throw this.failure(raw, CDEK_MESSAGES.badCredentials);
     const reply = asObject(raw.body) as Partial<CdekToken> | null;

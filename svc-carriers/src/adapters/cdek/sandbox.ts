@@ -213,6 +213,8 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
   const buckets = new Map<string, { tokens: number; at: number }>();
   const orders = new Map<string, SandboxOrder>();
   const webhooks = new Map<string, CdekWebhookSubscription & { uuid: string }>();
+  /** Which account subscribed each webhook. */
+  const webhookAccount = new Map<string, string>();
   /** Injected failures, each for the next API request (of `method` when given; OAuth is never failed). */
   const failures: Array<{ mode: FailureMode; retryAfter: string; method: string | null }> = [];
   const takeFailure = (method: string) => {
@@ -363,7 +365,6 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
       'cdek sandbox: webhook posted',
     );
   }
-  const webhookAccount = new Map<string, string>();
 
   /**
    * Adds a status and queues its webhook behind the earlier ones. The API answers without waiting (CDEK

@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, callAsPage, CLIENT, expect, login, test } from './support';
+import {
+  ADMIN,
+  callAsPage,
+  CLIENT,
+  expect,
+  formedOrder,
+  login,
+  ok,
+  test,
+  waitingForPayment,
+} from './support';
 
 /**
  * Money follows the goods (issue 17; docs/adr/0013-money-follows-the-goods.md), in Chromium against the
@@ -8,62 +18,6 @@ import { ADMIN, callAsPage, CLIENT, expect, login, test } from './support';
  * The spec makes its own order (from the demo client's route and goods), so it passes alone and repeated.
  */
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function ok(page: Page, method: string, params: unknown) {
-  const reply = await callAsPage(page, method, params);
-  expect(reply, `${method}: ${reply.message ?? ''}`).toMatchObject({ ok: true });
-  return reply.result as Any;
-}
-
-/** A formed order of the demo client with two positions, priced like one of their orders. */
-async function formedOrder(client: Page) {
-  // a product type the client's goods already have, and an order of theirs with a route and an operator
-  const goods = (await ok(client, 'client_order_position_list', { per_page: 50 })).items as Any[];
-  const item = goods.find((p) => p.type_id);
-  expect(item, 'a demo position with a product type').toBeTruthy();
-  const orders = (await ok(client, 'client_order_list', { per_page: 50 })).items as Any[];
-  const model = orders.find((o) => o.logistic_route_id && o.operator_id);
-  expect(model, 'a demo order with a route').toBeTruthy();
-  const order = await ok(client, 'client_order_update', {
-    id: -1,
-    client_id: model.client_id,
-    operator_id: model.operator_id,
-    logistic_route_id: model.logistic_route_id,
-    buyout_type: 'operator',
-    delivery_type: 'to_door',
-  });
-  for (const [title, amount] of [
-    ['Кружка', '10'],
-    ['Ложка', '5'],
-  ])
-    await ok(client, 'client_order_position_update', {
-      id: -1,
-      client_order_id: order.id,
-      title,
-      link: item.link || 'https://item.taobao.com/1',
-      product_images: item.product_images?.length
-        ? item.product_images
-        : [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }],
-      type_id: item.type_id,
-      // dearer than any demo wallet holds: auto-debit leaves it alone, the admin marks it paid (ADR 0012)
-      price_cny: '20000',
-      amount,
-    });
-  await ok(client, 'client_order_created', { id: order.id });
-  await expect
-    .poll(async () => Number((await ok(client, 'client_order_get_by_id', { id: order.id })).buyout_price_rur))
-    .toBeGreaterThan(0);
-  return order.id as number;
-}
-
-/** Staff check the positions and ask for payment: payment opens once the order is priced (ADR 0017). */
-async function waitingForPayment(staff: Page, orderId: number) {
-  const positions = (await ok(staff, 'client_order_position_list', { client_order_id: orderId }))
-    .items as Any[];
-  for (const position of positions)
-    await ok(staff, 'client_order_position_action', { id: position.id, action: 'checked' });
-  await ok(staff, 'client_order_buyout_waiting', { id: orderId });
-}
 
 const dueRow = (page: Page) =>
   page.getByTestId('price-breakdown').getByRole('row').filter({ hasText: 'к оплате за товар' });

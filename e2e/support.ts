@@ -82,3 +82,111 @@ export async function fillCalculator(page: Page, weight: string) {
   await field(page, 'вес, кг').fill(weight);
   await field(page, 'объём, м³').fill('2');
 }
+
+// ── orders a spec makes for itself (so it passes alone, in any order and repeated) ──
+
+type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A call that must succeed; a refusal fails the test with its message. */
+export async function ok(page: Page, method: string, params: unknown) {
+  const reply = await callAsPage(page, method, params);
+  expect(reply, `${method}: ${reply.message ?? ''}`).toMatchObject({ ok: true });
+  return reply.result as Any;
+}
+
+/** A formed order of the demo client with two positions, priced like one of their orders. */
+export async function formedOrder(client: Page) {
+  // a product type the client's goods already have, and an order of theirs with a route and an operator
+  const goods = (await ok(client, 'client_order_position_list', { per_page: 50 })).items as Any[];
+  const item = goods.find((p) => p.type_id);
+  expect(item, 'a demo position with a product type').toBeTruthy();
+  const orders = (await ok(client, 'client_order_list', { per_page: 50 })).items as Any[];
+  const model = orders.find((o) => o.logistic_route_id && o.operator_id);
+  expect(model, 'a demo order with a route').toBeTruthy();
+  const order = await ok(client, 'client_order_update', {
+    id: -1,
+    client_id: model.client_id,
+    operator_id: model.operator_id,
+    logistic_route_id: model.logistic_route_id,
+    buyout_type: 'operator',
+    delivery_type: 'to_door',
+  });
+  for (const [title, amount] of [
+    ['Кружка', '10'],
+    ['Ложка', '5'],
+  ])
+    await ok(client, 'client_order_position_update', {
+      id: -1,
+      client_order_id: order.id,
+      title,
+      link: item.link || 'https://item.taobao.com/1',
+      product_images: item.product_images?.length
+        ? item.product_images
+        : [{ file: '/api/files/0b6c1b2e.jpg', deleted: false }],
+      type_id: item.type_id,
+      // dearer than any demo wallet holds: auto-debit leaves it alone, the admin marks it paid (ADR 0012)
+      price_cny: '20000',
+      amount,
+    });
+  await ok(client, 'client_order_created', { id: order.id });
+  await expect
+    .poll(async () => Number((await ok(client, 'client_order_get_by_id', { id: order.id })).buyout_price_rur))
+    .toBeGreaterThan(0);
+  return order.id as number;
+}
+
+/** Staff check the positions and ask for payment: payment opens once the order is priced (ADR 0017). */
+export async function waitingForPayment(staff: Page, orderId: number) {
+  const positions = (await ok(staff, 'client_order_position_list', { client_order_id: orderId }))
+    .items as Any[];
+  for (const position of positions)
+    await ok(staff, 'client_order_position_action', { id: position.id, action: 'checked' });
+  await ok(staff, 'client_order_buyout_waiting', { id: orderId });
+}
+
+/**
+ * An order of the demo client sent to Russia with its delivery priced and its goods marked paid by the admin:
+ * the positions bought out, sent to and received at the consolidation warehouse, then 'отправлен в РФ'.
+ */
+export async function sentToRussia(client: Page, admin: Page) {
+  const orderId = await formedOrder(client);
+  await waitingForPayment(admin, orderId);
+  await expect
+    .poll(
+      async () =>
+        (await callAsPage(admin, 'client_order_payment_receive', { id: orderId, prepare: true })).ok,
+    )
+    .toBe(true);
+  await ok(admin, 'client_order_payment_receive', { id: orderId, kind: 'product', type: 'manual' });
+  const today = new Date().toISOString().slice(0, 10);
+  const positions = (await ok(admin, 'client_order_position_list', { client_order_id: orderId }))
+    .items as Any[];
+  for (const [i, position] of positions.entries()) {
+    await ok(admin, 'client_order_position_action', { id: position.id, action: 'buyout_done' });
+    await ok(admin, 'client_order_position_update', { id: position.id, waybill: `SF77000${orderId}${i}` });
+    await ok(admin, 'client_order_position_action', {
+      id: position.id,
+      action: 'warehouse_waiting',
+      receive_date: today,
+    });
+    await ok(admin, 'client_order_position_action', {
+      id: position.id,
+      action: 'warehouse_received',
+      receive_record: { date: today, amount: 1, transporter: 'SF Express', cost: null, comment: '' },
+    });
+  }
+  const received = await ok(admin, 'client_order_get_by_id', { id: orderId });
+  expect(received.stage).toBe('warehouse_received');
+  await ok(admin, 'client_order_update', {
+    id: orderId,
+    stage: 'sent_to_ru',
+    version: received.version,
+    send_date: today,
+    shipment_article: `E2E-${orderId}`,
+    volume: '0.5',
+    weight: '120',
+    amount: 2,
+    to_ru_delivery_price: '300',
+  });
+  return orderId;
+}

@@ -102,6 +102,8 @@ export const {
 export const moneyChanged = () => baseApi.util.invalidateTags([...MONEY_TAGS, tag(DUES)]);
 /** A movement of a wallet seen on the live stream: the dues and the ledger lists are read again. */
 export const movementSeen = () => baseApi.util.invalidateTags([tag(DUES), tag('fin_operation')]);
+/** An order of the user changed (priced, asked for payment, paid elsewhere): what the orders owe is read again. */
+export const duesChanged = () => baseApi.util.invalidateTags([tag(DUES)]);
 /** A wallet the cached list does not hold as it is (new, deleted, another one changed by a rule). */
 export const walletsChanged = () => baseApi.util.invalidateTags([tag('wallet')]);
 

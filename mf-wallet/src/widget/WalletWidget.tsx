@@ -11,12 +11,13 @@ import {
   useServerEvents,
   type AppStore,
 } from '@caravan/ui-kit';
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import '../wallet.css';
 import {
+  duesChanged,
   movementSeen,
   useWalletChangeMutation,
   useWalletDuesQuery,
@@ -96,6 +97,31 @@ function useLiveWallets() {
   );
 }
 
+/** Order changes in a burst (a bulk step, a consolidation) ask for the dues once. */
+const DUES_REFETCH_AFTER_MS = 500;
+
+/**
+ * 'к оплате' kept live: an order of the client changing (the operator asks for payment, an admin marks it
+ * paid) asks for the dues again, once per burst. Positions' changes reach the order's own event.
+ */
+function useLiveDues() {
+  const dispatch = useDispatch<Dispatch>();
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
+  useServerEvents('order', undefined, (event) => {
+    if (!event.ok || (event as { entity?: string }).entity !== 'client_order' || pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      dispatch(duesChanged());
+    }, DUES_REFETCH_AFTER_MS);
+  });
+}
+
 /**
  * The wallet widget in the shell's header (spec §2; clients only): the shown wallet's title, balance
  * and default marker, and 'к оплате' of the client's orders. Its menu: top-up, make default
@@ -119,6 +145,7 @@ export default function WalletWidget() {
   const [storeSettings] = useWalletSettingsMutation();
   const phone = usePhone();
   useLiveWallets();
+  useLiveDues();
 
   const actions: WalletActions = {
     topUp: (wallet) => setOpen({ kind: 'topUp', wallet }),

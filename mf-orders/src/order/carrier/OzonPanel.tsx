@@ -6,7 +6,7 @@ import {
   type OzonProduct,
 } from '@caravan/contracts';
 import { toast, useDocumentSaveMutation, type Values } from '@caravan/ui-kit';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useOzonPostingGetMutation } from '../../api/carriers';
 import { usePositionsOfOrder } from '../api';
 import { ozonLinkOf, ozonMismatches, ozonPostingKey, ozonPostingNumber, type OzonLink } from './ozon';
@@ -32,18 +32,22 @@ export function OzonPanel({ id, values }: { id: number; values: Values }) {
   const { data: positions } = usePositionsOfOrder(id);
   const number = values.transport_company_rus === 'ozon' ? ozonPostingNumber(values) : '';
 
+  // the trigger and reset change identity as the shared cache changes: the effect follows the number only
+  const calls = useRef({ fetchPosting, reset });
+  calls.current = { fetchPosting, reset };
   useEffect(() => {
     if (!number) {
-      reset();
+      calls.current.reset();
       return;
     }
-    fetchPosting({ client_order_id: id, posting_number: number })
+    calls.current
+      .fetchPosting({ client_order_id: id, posting_number: number })
       .unwrap()
       .catch((err: { message: string }) => {
-        reset();
+        calls.current.reset();
         void toast(err.message, 'danger');
       });
-  }, [id, number, fetchPosting, reset]);
+  }, [id, number]);
 
   const rows = positions?.items ?? [];
   useEffect(() => {

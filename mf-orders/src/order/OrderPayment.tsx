@@ -11,7 +11,7 @@ import {
 import { authHeaders, Slot, toast, useCurrentUser, userIsAdmin, type SectionContext } from '@caravan/ui-kit';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCdekPaymentLock } from './carrier/paymentLock';
+import { CDEK_LOCK_NOTE, useCdekPaymentLock } from './carrier/paymentLock';
 
 const PAID_INTENT: Record<string, 'success' | 'warning' | 'none'> = {
   paid: 'success',
@@ -131,7 +131,7 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
       </ButtonGroup>
       {cdekLock.locked && (
         <Tag minimal intent="warning" icon="lock" data-testid="payment-cdek-locked">
-          {t('orders.payment.cdekLocked', { defaultValue: 'оплата заблокирована статусом СДЭК' })}
+          {CDEK_LOCK_NOTE}
         </Tag>
       )}
       {payer && values.stage === 'created' && closed && (

@@ -24,6 +24,14 @@ const order = (over: Record<string, unknown> = {}) => ({
   transport_company_rus: 'cdek',
   transport_company_rus_order_number: '1234567890',
   carrier_statuses: [
+    // the carrier the order had before: not this shipment's history
+    {
+      carrier: 'pec',
+      vendor_status: 'Принят к перевозке',
+      label: 'Принят к перевозке',
+      status_at: '2026-11-24T08:00:00Z',
+      city: 'Москва',
+    },
     {
       carrier: 'cdek',
       vendor_status: 'CREATED',

@@ -28,9 +28,11 @@ export function statusText(carrier: TrackedCarrier, shipment: ShipmentView) {
 
 /** The history newest first: the order's carrier_statuses, else what the shipment itself keeps. */
 export function historyNewestFirst(values: Values, shipment: ShipmentView | null | undefined) {
-  const rows = (values.carrier_statuses as CarrierStatusRow[] | undefined)?.length
-    ? (values.carrier_statuses as CarrierStatusRow[])
-    : (shipment?.history ?? []);
+  // a carrier changed on the order leaves its old statuses behind: the card shows the current one's
+  const own = ((values.carrier_statuses as CarrierStatusRow[] | undefined) ?? []).filter(
+    (row) => row.carrier === values.transport_company_rus,
+  );
+  const rows = own.length ? own : (shipment?.history ?? []);
   return [...rows].sort((a, b) => b.status_at.localeCompare(a.status_at));
 }
 

@@ -6,6 +6,9 @@ export const paymentLockedByCdek = (order: Values) =>
   order.transport_company_rus === 'cdek' &&
   cdekLocksPayment(order.transport_company_rus_delivery_state as string);
 
+/** The mark on a payment card CDEK's status locks. */
+export const CDEK_LOCK_NOTE = 'оплата заблокирована статусом СДЭК';
+
 /** How long the CDEK lock warning stays (spec §9: CDEK warnings time out at 10 000 ms). */
 export const CDEK_WARNING_MS = 10_000;
 

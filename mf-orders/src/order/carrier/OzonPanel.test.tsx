@@ -59,9 +59,13 @@ function Card({ carrier = 'ozon' }: { carrier?: string }) {
     </>
   );
 }
-const show = (answers: Answers = {}, rows = [position(1, 'Кроссовки беговые'), position(2, 'Носки')]) =>
+const show = (
+  answers: Answers = {},
+  rows = [position(1, 'Кроссовки беговые'), position(2, 'Носки')],
+  user = USERS.operator,
+) =>
   renderInWorld(<Card />, {
-    user: USERS.operator,
+    user,
     answers: {
       client_order_position_list: () => listOf(rows),
       '/api/ozon_posting_get': () => posting(),
@@ -134,4 +138,9 @@ test('a posting disagreeing with the order is only logged for the operator to lo
   } finally {
     warn.mockRestore();
   }
+});
+
+test('a client sees the posting but cannot link its products', async () => {
+  show({}, undefined, USERS.client);
+  expect(await screen.findByRole('combobox', { name: 'позиция: Кроссовки беговые' })).toBeDisabled();
 });

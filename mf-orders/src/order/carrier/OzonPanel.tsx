@@ -5,7 +5,7 @@ import {
   formatMoney,
   type OzonProduct,
 } from '@caravan/contracts';
-import { toast, useDocumentSaveMutation, type Values } from '@caravan/ui-kit';
+import { toast, useCurrentUser, useDocumentSaveMutation, userIsStaff, type Values } from '@caravan/ui-kit';
 import { useEffect, useRef } from 'react';
 import { useOzonPostingGetMutation } from '../../api/carriers';
 import { usePositionsOfOrder } from '../api';
@@ -29,6 +29,8 @@ export const useOzonPosting = (orderId: number) =>
 export function OzonPanel({ id, values }: { id: number; values: Values }) {
   const [fetchPosting, { data: posting, reset }] = useOzonPosting(id);
   const [save] = useDocumentSaveMutation();
+  // linking a product edits the positions: the operator's work (spec §6)
+  const staff = userIsStaff(useCurrentUser());
   const { data: positions } = usePositionsOfOrder(id);
   const number = values.transport_company_rus === 'ozon' ? ozonPostingNumber(values) : '';
 
@@ -97,6 +99,7 @@ export function OzonPanel({ id, values }: { id: number; values: Values }) {
                   <HTMLSelect
                     aria-label={`${OZON_TEXTS.position}: ${product.name}`}
                     value={linkedTo(product)?.id ?? ''}
+                    disabled={!staff}
                     onChange={(e) =>
                       void link(product, e.currentTarget.value ? Number(e.currentTarget.value) : null)
                     }

@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { ownList } from './ownLists';
 import { usePositionsOfOrder, useSettingsUpdateMutation } from './api';
+import { CarrierCard } from './carrier/CarrierCard';
 import { OrderPayment } from './OrderPayment';
 import { StageDialog } from './StageDialog';
 
@@ -228,6 +229,7 @@ export function OrderHeader({ id, values }: SectionContext) {
             : null}
         </Figure>
       </div>
+      <CarrierCard id={id} values={values} />
       <OrderPayment id={id} values={values} />
       {userIsStaff(user) && (
         <div className="caravan-consolidation-header" data-testid="consolidation-header">

@@ -11,6 +11,7 @@ import {
 import { authHeaders, Slot, toast, useCurrentUser, userIsAdmin, type SectionContext } from '@caravan/ui-kit';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CDEK_LOCK_NOTE, useCdekPaymentLock } from './carrier/paymentLock';
 
 const PAID_INTENT: Record<string, 'success' | 'warning' | 'none'> = {
   paid: 'success',
@@ -62,6 +63,7 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
   const user = useCurrentUser();
   const [paying, setPaying] = useState(false);
   const [making, setMaking] = useState<'pdf' | 'xlsx' | null>(null);
+  const cdekLock = useCdekPaymentLock(values);
   // the pay button where something is due here (the dialog tells the exact dues and the reasons)
   const due = (['product', 'delivery'] as const).some((k) => Number(payableNow(values, k)) > 0);
   const payer = userIsAdmin(user) || user?.role.includes('client');
@@ -108,7 +110,7 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
             icon="credit-card"
             text={t('orders.payment.pay')}
             data-testid="order-pay"
-            onClick={() => setPaying(true)}
+            onClick={() => cdekLock.guard(() => setPaying(true))}
           />
         )}
         <Button
@@ -127,6 +129,11 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
           onClick={() => void invoice('xlsx')}
         />
       </ButtonGroup>
+      {cdekLock.locked && (
+        <Tag minimal intent="warning" icon="lock" data-testid="payment-cdek-locked">
+          {CDEK_LOCK_NOTE}
+        </Tag>
+      )}
       {payer && values.stage === 'created' && closed && (
         <span className="caravan-muted" data-testid="payment-closed">
           {closed}

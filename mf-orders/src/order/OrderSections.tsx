@@ -11,6 +11,7 @@ import {
 } from '@caravan/ui-kit';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { OzonPanel } from './carrier/OzonPanel';
 import { PositionTable } from './PositionTable';
 import { TaxRates } from './PriceAdjustment';
 import { RateHistory } from './RateHistory';
@@ -156,6 +157,7 @@ export function OrderSections({ id, values, editable }: SectionContext) {
         <DeliverySection values={values} />
         <Family values={values} />
         <Warnings values={values} editable={editable} />
+        <OzonPanel id={id} values={values} />
       </div>
       <PositionTable order={values} orderId={id} editable={editable} />
     </>

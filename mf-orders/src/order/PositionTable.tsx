@@ -60,6 +60,7 @@ import { ConsolidationDialog } from './bulk/ConsolidationDialog';
 import { ExcelImportDialog } from './bulk/ExcelImportDialog';
 import { SplitDialog } from './bulk/SplitDialog';
 import { COLUMNS } from './positionColumns';
+import { OzonCell, useOzonColumn } from './carrier/OzonPanel';
 
 const P = clientOrderPosition.labels;
 const today = () => todayLocal();
@@ -145,6 +146,7 @@ export function PositionTable({
   const [dialog, setDialog] = useState<BulkDialog | null>(null);
   const [page, setPage] = useState(1);
   const { data } = usePositionsOfOrder(orderId, false, page);
+  const ozonColumn = useOzonColumn(orderId, order) && mode === 'item';
   const offset = (page - 1) * POSITION_PAGE_SIZE;
   const morePages = (data?.items.length ?? 0) === POSITION_PAGE_SIZE;
   const rows = data?.items ?? [];
@@ -376,6 +378,7 @@ export function PositionTable({
               {columns.map((c) => (
                 <th key={c}>{COLUMNS[c].label(t)}</th>
               ))}
+              {ozonColumn && <th>Ozon</th>}
               {mode === 'item' && <th />}
               {mode === 'item' && <th />}
             </tr>
@@ -395,6 +398,11 @@ export function PositionTable({
                     </td>
                   )}
                   {cells}
+                  {ozonColumn && (
+                    <td data-testid="ozon-cell">
+                      <OzonCell position={r} />
+                    </td>
+                  )}
                   {mode === 'item' && (
                     <td>
                       {warnings.length > 0 && (

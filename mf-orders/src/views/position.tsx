@@ -36,6 +36,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useOrderCallMutation } from '../order/api';
+import { WaybillTracking } from '../order/carrier/WaybillTracking';
 
 const P = clientOrderPosition.labels;
 
@@ -114,6 +115,7 @@ function PositionHeader({ values }: SectionContext) {
       <Link to={`/client_order/${values.client_order_id as number}`}>
         {t('orders.toOrder', { title: values.client_order_title ?? values.client_order_id })}
       </Link>
+      <WaybillTracking values={values} />
       <ButtonGroup>
         {direct.map((a) => (
           <Button

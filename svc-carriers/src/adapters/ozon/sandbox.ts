@@ -194,11 +194,14 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
     return `${String(50_000_000 + seq).padStart(10, '0')}-0001-1`;
   }
 
+  /** The next status of the usual way; none after 'delivered' or off the way (e.g. 'cancelled'). */
+  function nextStatus(current: string): string | undefined {
+    const at = (OZON_SANDBOX_SEQUENCE as readonly string[]).indexOf(current);
+    return at < 0 ? undefined : OZON_SANDBOX_SEQUENCE[at + 1];
+  }
+
   function advance(posting: Posting, status: unknown): Posting {
-    const target =
-      typeof status === 'string' && status
-        ? status
-        : OZON_SANDBOX_SEQUENCE[OZON_SANDBOX_SEQUENCE.indexOf(posting.status as never) + 1];
+    const target = typeof status === 'string' && status ? status : nextStatus(posting.status);
     if (!target)
       throw new SandboxRefusal(409, 9, `posting ${posting.posting_number} is already ${posting.status}`);
     if (!(target in OZON_POSTING_STATUS_LABELS)) throw new SandboxRefusal(400, 3, `unknown status ${target}`);

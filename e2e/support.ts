@@ -190,3 +190,32 @@ export async function sentToRussia(client: Page, admin: Page) {
   });
   return orderId;
 }
+
+/**
+ * Tops a wallet up through the sandbox bank as a payer would: an SBP link from /api/modul_sbp_create,
+ * 'оплатить' on the bank's page, then the balance rises by `amount`.
+ */
+export async function topUpThroughBank(page: Page, walletId: number, amount: number) {
+  const before = Number((await ok(page, 'wallet_get_by_id', { id: walletId })).amount);
+  const token = await page.evaluate(() => window.localStorage.getItem('authToken'));
+  const res = await page.request.post('/api/modul_sbp_create', {
+    headers: { 'Auth-token': token ?? '' },
+    data: {
+      type: 'link',
+      operation_type: 'wallet',
+      wallet_id: walletId,
+      amount: String(amount),
+      comment: '',
+    },
+  });
+  const created = (await res.json()) as { ok: boolean; result: { sbp_link?: string }; message?: string };
+  expect(created, created.message).toMatchObject({ ok: true });
+  const payer = await page.context().newPage();
+  await payer.goto(created.result.sbp_link!);
+  await payer.getByRole('button', { name: 'оплатить' }).click();
+  await expect(payer.getByText('платёж выполнен')).toBeVisible();
+  await payer.close();
+  await expect
+    .poll(async () => Number((await ok(page, 'wallet_get_by_id', { id: walletId })).amount))
+    .toBeCloseTo(before + amount, 2);
+}

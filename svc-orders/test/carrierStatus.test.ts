@@ -154,6 +154,31 @@ describe('a carrier status of an order sent to Russia', () => {
   });
 });
 
+describe('a carrier status arriving while staff change the order', () => {
+  it('waits for the staff change and moves on from where staff left the order', async () => {
+    const { order, shipment } = await orderAt('sent_to_ru', 'sent_to_ru');
+    const staff = await w.orders.db.transaction();
+    await staff('client_order').where({ id: order.id }).forUpdate().first('id');
+    await staff('client_order').where({ id: order.id }).update({ stage: 'sent_to_door' });
+    const handled = statusChanged(cdekStatus(order.id, shipment, 'DELIVERED', '2026-11-20T10:15:00.000Z'));
+    // the carrier's handler is waiting for the order's row the staff change holds
+    await eventually('the handler to wait for the order', async () => {
+      const { rows } = (await w.orders.db.raw(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+      )) as { rows: { n: number }[] };
+      return rows[0]!.n > 0;
+    });
+    await staff.commit();
+    await handled;
+
+    expect((await w.stored('client_order', order.id)).stage).toBe('client_received');
+    expect(await stageMoves(order.id)).toEqual([
+      expect.objectContaining({ old_value: 'sent_to_door', new_value: 'client_received' }),
+    ]);
+  });
+});
+
 describe('a carrier status of an order not yet sent to Russia', () => {
   it('is stored in the history; the order stays where staff put it', async () => {
     const { order, positions, shipment } = await orderAt('warehouse_received', 'warehouse_received');

@@ -5,6 +5,7 @@ import { orderVersion } from './order_version';
 import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
 import { orderPaidSeq } from './order_paid_seq';
+import { carrierStatus } from './060_carrier_status';
 
 export const migrations: Migration[] = [
   {
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   titleKeysSkipNull,
   orderPaidSeq,
   orderVersion,
+  carrierStatus,
 ];

@@ -30,10 +30,13 @@ import {
   registerEntity,
   titleOf,
   type EntityStore,
+  type Procedure,
+  type ProcedureRegistry,
   type RuleContext,
   type ServiceKit,
 } from '@caravan/service-kit';
 import { z } from 'zod';
+import { carrierStatuses } from '../domain/carrierStatus';
 import { currentOrderRate, repriceOrder } from '../domain/pricing';
 import {
   currentVia,
@@ -226,12 +229,33 @@ async function completeOrder(
 }
 
 /**
+ * The registry as registerEntity sees it, but with client_order_get_by_id answering the order with its
+ * shipment history (`carrier_statuses`, oldest first): the one order a reader opens, never the lists.
+ * The history is read only after the generic read found the order within the reader's reach.
+ */
+function withCarrierStatuses(registry: ProcedureRegistry): ProcedureRegistry {
+  const wrapped = Object.create(registry) as ProcedureRegistry;
+  wrapped.register = function <P, R>(this: ProcedureRegistry, procedure: Procedure<P, R>) {
+    if (procedure.name !== 'client_order_get_by_id') return registry.register.call(this, procedure);
+    const read = procedure.handler;
+    return registry.register.call(this, {
+      ...procedure,
+      handler: async (ctx: Parameters<typeof read>[0], params: P) => {
+        const order = (await read(ctx, params)) as R & { id: number };
+        return { ...order, carrier_statuses: await carrierStatuses(ctx.db, order.id) } as R;
+      },
+    });
+  };
+  return wrapped;
+}
+
+/**
  * Orders (spec §3–§5; docs/access.md, docs/adr/0008-orders.md): a client reaches their clients'
  * orders and writes them in draft, an operator their operators' orders, an admin all. Stages move only
  * by the machine of contracts' orderStages; every move is one transaction with the row locked.
  */
 export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
-  const orders: EntityStore = registerEntity(kit.registry, {
+  const orders: EntityStore = registerEntity(withCarrierStatuses(kit.registry), {
     contract: clientOrder,
     read: 'any',
     write: 'any',

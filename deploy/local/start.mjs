@@ -20,6 +20,11 @@ const PORTS = {
   payments: 4002 + offset,
   carriers: 4003 + offset,
   acquirer: 4012 + offset,
+  cdek: 4013 + offset,
+  pec: 4014 + offset,
+  jde: 4015 + offset,
+  ozon: 4016 + offset,
+  cnt: 4017 + offset,
   mf_orders: 8081 + offset,
   mf_wallet: 8082 + offset,
   mf_directories: 8083 + offset,
@@ -138,7 +143,18 @@ const common = {
 const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${PORTS.gateway}`;
 // svc-payments: the acquirer posts its callbacks to the gateway's public URL; without MODULBANK_URL the
 // built-in sandbox bank (its payer page) listens on its own port
-const extra = { payments: { PUBLIC_URL: publicUrl, ACQUIRER_SANDBOX_PORT: String(PORTS.acquirer) } };
+// svc-carriers: without a vendor's URL its sandbox (a page that moves parcels along) listens on its own port;
+// CDEK's webhooks and 17TRACK's pushes come to the gateway's public URL
+const CARRIER_SANDBOXES = ['cdek', 'pec', 'jde', 'ozon', 'cnt'];
+const extra = {
+  payments: { PUBLIC_URL: publicUrl, ACQUIRER_SANDBOX_PORT: String(PORTS.acquirer) },
+  carriers: {
+    PUBLIC_URL: publicUrl,
+    ...Object.fromEntries(
+      CARRIER_SANDBOXES.map((v) => [`${v.toUpperCase()}_SANDBOX_PORT`, String(PORTS[v])]),
+    ),
+  },
+};
 for (const name of ['orders', 'payments', 'carriers'])
   run(`svc-${name}`, `svc-${name}/dist/src/main.js`, {
     ...common,
@@ -179,6 +195,11 @@ console.log(`
 
   remotes: mf-orders :${PORTS.mf_orders}  mf-wallet :${PORTS.mf_wallet}  mf-directories :${PORTS.mf_directories}
   bank:    ${process.env.MODULBANK_URL ? `acquiring at ${process.env.MODULBANK_URL}` : `the sandbox bank's payer pages at http://127.0.0.1:${PORTS.acquirer}/pay/… (opened from the top-up and payment dialogs)`}
+  carriers: ${CARRIER_SANDBOXES.map((v) =>
+    process.env[`${v.toUpperCase()}_URL`]
+      ? `${v} at ${process.env[`${v.toUpperCase()}_URL`]}`
+      : `${v} sandbox http://127.0.0.1:${PORTS[v]}/`,
+  ).join(', ')}
   mail:    ${mailCatcher ? `caught by the local catcher, read them at ${mailCatcher.httpUrl}/messages` : `sent through ${process.env.SMTP_URL}`}
   Ctrl-C stops everything.
 `);

@@ -2,6 +2,7 @@ import { baseColumns, type Migration } from '@caravan/service-kit';
 import type { Knex } from 'knex';
 import { listIndexes } from './list_indexes';
 import { warehouseOwner } from './003_warehouse_owner';
+import { shipments } from './010_shipments';
 
 /** A link table: two references, one live link per pair. */
 async function linkTable(
@@ -170,4 +171,5 @@ export const migrations: Migration[] = [
   },
   warehouseOwner,
   listIndexes,
+  shipments,
 ];

@@ -150,7 +150,10 @@ export class ShipmentSync {
     return bucket;
   }
 
-  /** Claims as many shipments as the vendor's budget serves in a third of the lease, until none is due. */
+  /**
+   * Claims at most what the vendor's budget serves in a third of the lease (ten batches at a time, so
+   * replicas share a round), until none is due.
+   */
   private async runVendor(carrier: Carrier, outcome: RoundOutcome) {
     const perSecond = carrier.rateLimit.requestsPerSecond / this.settings.replicas;
     const chunk = Math.max(
@@ -158,7 +161,7 @@ export class ShipmentSync {
       Math.floor(perSecond * carrier.batchSize * (this.settings.leaseSeconds / 3)),
     );
     while (!this.abort.signal.aborted) {
-      const claimed = await this.claim(carrier.vendor, Math.min(chunk, 1000));
+      const claimed = await this.claim(carrier.vendor, Math.min(chunk, carrier.batchSize * 10, 1000));
       if (!claimed.length) return;
       for (const [operatorId, shipments] of groupBy(claimed, (s) => s.operator_id))
         await this.askForOperator(carrier, operatorId, shipments, outcome);

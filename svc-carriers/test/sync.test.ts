@@ -1,0 +1,170 @@
+import type { RunningService } from '@caravan/service-kit';
+import { recordStatuses, shipmentOfOrder } from '../src/domain/shipments';
+import { ShipmentSync, syncSettings } from '../src/domain/sync';
+import {
+  dueShipments,
+  FakeVendor,
+  FakeVendorCarrier,
+  newOrderId,
+  operatorWithKey,
+  orderChanged,
+  startCarriers,
+  statusEvents,
+} from './syncSupport';
+
+let svc: RunningService;
+let vendor: FakeVendor;
+let operatorId: number;
+
+beforeAll(async () => {
+  svc = await startCarriers('sync');
+  vendor = new FakeVendor();
+  await vendor.start();
+  operatorId = await operatorWithKey(svc);
+});
+afterAll(async () => {
+  await vendor.stop();
+  await svc.stop();
+});
+
+const settings = { ...syncSettings({}), everySeconds: 0 };
+const syncOf = (carrier = new FakeVendorCarrier(vendor.url)) =>
+  new ShipmentSync(
+    { db: svc.db, outbox: svc.outbox, log: svc.log, carriers: new Map([['pec', carrier]]) },
+    settings,
+  );
+/** Nothing else the other tests left due takes part in a round. */
+const onlyThese = async (ids: number[]) =>
+  svc
+    .db('shipment')
+    .whereNotIn('id', ids)
+    .update({ next_check_at: new Date(Date.now() + 3_600_000) });
+
+describe('the order replica decides which shipments are followed', () => {
+  test('an order sent to Russia with a PEC number is followed; one that leaves the carrier is not', async () => {
+    const id = newOrderId();
+    const order = { operator_id: operatorId, client_id: 7, transport_company_rus: 'pec' };
+    await orderChanged(svc, id, {
+      ...order,
+      stage: 'warehouse_received',
+      transport_company_rus_order_number: 'PEC000000001',
+    });
+    expect(await shipmentOfOrder(svc.db, id)).toBeUndefined();
+
+    await orderChanged(svc, id, {
+      ...order,
+      stage: 'sent_to_ru',
+      transport_company_rus_order_number: 'PEC000000001',
+    });
+    expect(await shipmentOfOrder(svc.db, id)).toMatchObject({
+      carrier: 'pec',
+      number: 'PEC000000001',
+      final: false,
+    });
+
+    await orderChanged(svc, id, { ...order, stage: 'sent_to_ru', transport_company_rus: 'kce' });
+    expect(await shipmentOfOrder(svc.db, id)).toMatchObject({ final: true });
+  });
+});
+
+describe('recordStatuses', () => {
+  test('a status reported twice makes one event; an older one arriving late is logged but never published', async () => {
+    const [s] = await dueShipments(svc, operatorId, 1);
+    const now = { confirmed_at: new Date(), outbox: svc.outbox };
+    const accepted = {
+      vendor_status: 'Принят к перевозке',
+      status_at: '2026-11-20T10:00:00+03:00',
+      city: 'Москва',
+    };
+    const onTheWay = { vendor_status: 'В пути', status_at: '2026-11-21T10:00:00+03:00', city: null };
+
+    await svc.db.transaction((trx) => recordStatuses(trx, s!, [onTheWay], now));
+    await svc.db.transaction((trx) => recordStatuses(trx, s!, [onTheWay], now));
+    await svc.db.transaction((trx) => recordStatuses(trx, s!, [accepted], now));
+
+    expect((await statusEvents(svc, s!.id)).map((e) => e.vendor_status)).toEqual(['В пути']);
+    expect(await svc.db('shipment_status').where({ shipment_id: s!.id }).count({ n: '*' })).toEqual([
+      { n: 2 },
+    ]);
+    expect(await shipmentOfOrder(svc.db, s!.client_order_id)).toMatchObject({ vendor_status: 'В пути' });
+  });
+
+  test('the delivered status ends the following', async () => {
+    const [s] = await dueShipments(svc, operatorId, 1);
+    const delivered = {
+      vendor_status: 'Выдан получателю',
+      status_at: '2026-11-22T12:00:00+03:00',
+      city: 'Казань',
+    };
+    await svc.db.transaction((trx) =>
+      recordStatuses(trx, s!, [delivered], { confirmed_at: new Date(), outbox: svc.outbox }),
+    );
+    expect(await statusEvents(svc, s!.id)).toEqual([expect.objectContaining({ final: true })]);
+    expect(await shipmentOfOrder(svc.db, s!.client_order_id)).toMatchObject({ final: true });
+  });
+});
+
+describe('the background sync', () => {
+  test('two replicas over 1,000 shipments ask the vendor about each exactly once in a round', async () => {
+    const shipments = await dueShipments(svc, operatorId, 1000);
+    await onlyThese(shipments.map((s) => s.id));
+    for (const s of shipments)
+      vendor.statuses.set(s.number, [{ status: 'В пути', at: '2026-11-21T10:00:00+03:00', city: null }]);
+    vendor.asked.clear();
+
+    const [a, b] = await Promise.all([syncOf().runRound(), syncOf().runRound()]);
+
+    expect(shipments.filter((s) => vendor.asked.get(s.number) !== 1)).toEqual([]);
+    expect(a.answered + b.answered).toBe(1000);
+    const events = await svc
+      .db('outbox')
+      .whereIn(
+        'key',
+        shipments.map((s) => String(s.id)),
+      )
+      .count({ n: '*' });
+    expect(events).toEqual([{ n: 1000 }]);
+    // the next round finds nothing due: the next check is an interval away
+    expect((await syncOf().runRound()).asked).toBe(0);
+  }, 120_000);
+
+  test('a 429 pauses the vendor for its Retry-After, then the batch is asked again and recorded', async () => {
+    const [s] = await dueShipments(svc, operatorId, 1);
+    await onlyThese([s!.id]);
+    vendor.statuses.set(s!.number, [{ status: 'Прибыл', at: '2026-11-22T08:00:00+03:00', city: 'Казань' }]);
+    vendor.tooManyRequests = 1;
+    vendor.retryAfterSeconds = 1;
+    vendor.requestTimes.length = 0;
+
+    const outcome = await syncOf().runRound();
+
+    expect(outcome).toMatchObject({ asked: 2, answered: 1, failed: 0 });
+    expect(vendor.requestTimes[1]! - vendor.requestTimes[0]!).toBeGreaterThanOrEqual(950);
+    expect((await statusEvents(svc, s!.id)).map((e) => e.vendor_status)).toEqual(['Прибыл']);
+  });
+
+  test('a refused key is kept in words on the shipment and asked again only after an hour', async () => {
+    const other = await operatorWithKey(svc, 'revoked-key');
+    const [s] = await dueShipments(svc, other, 1);
+    await onlyThese([s!.id]);
+
+    const outcome = await syncOf().runRound();
+
+    expect(outcome.failed).toBe(1);
+    const shipment = await shipmentOfOrder(svc.db, s!.client_order_id);
+    expect(shipment?.last_error).toBe('ПЭК: Неверный ключ API');
+    expect(shipment!.next_check_at.getTime() - Date.now()).toBeGreaterThan(50 * 60_000);
+  });
+
+  test('a vendor that does not answer backs the shipment off and says so in words', async () => {
+    const [s] = await dueShipments(svc, operatorId, 1);
+    await onlyThese([s!.id]);
+    const closed = new FakeVendorCarrier('http://127.0.0.1:1');
+
+    await syncOf(closed).runRound();
+
+    const shipment = await shipmentOfOrder(svc.db, s!.client_order_id);
+    expect(shipment).toMatchObject({ last_error: 'сервис ПЭК не ответил', failures: 1 });
+    expect(shipment!.next_check_at.getTime()).toBeGreaterThan(Date.now() + 20_000);
+  });
+});

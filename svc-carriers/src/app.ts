@@ -1,6 +1,9 @@
-import type { ServiceOptions } from '@caravan/service-kit';
+import type { ServiceKit, ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { suggestionsConfig, createSuggestions } from './adapters/dadata';
+import { createCarriers } from './adapters/index';
+import { subscribeCdekWebhooks } from './domain/cdekWebhooks';
+import { ShipmentSync, syncSettings } from './domain/sync';
 import { subscriptions } from './events/subscriptions';
 import { registerCity } from './procedures/city';
 import { registerExtraService } from './procedures/extra_service';
@@ -9,6 +12,7 @@ import { registerOperator } from './procedures/operator';
 import { registerReferences } from './procedures/reference';
 import { registerSuggestions } from './procedures/suggestions';
 import { registerWarehousePoint } from './procedures/warehouse_point';
+import { registerCarrierWebhook, webhookSecret } from './procedures/webhook';
 import { seed } from './seed';
 
 export const carriersService = (env?: Record<string, string | undefined>): ServiceOptions => ({
@@ -17,7 +21,7 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
   subscriptions,
   seed,
   env,
-  configure(kit) {
+  async configure(kit) {
     registerReferences(kit);
     registerCity(kit);
     registerWarehousePoint(kit);
@@ -25,5 +29,32 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
     registerLogisticRoute(kit);
     registerExtraService(kit);
     registerSuggestions(kit, createSuggestions(suggestionsConfig(env ?? process.env), kit.log));
+    await startTracking(kit, env ?? process.env);
   },
 });
+
+/**
+ * Carriers and tracking (ADR 0020): the vendors' adapters (or their sandboxes), the webhook, the
+ * background sync and CDEK's webhook subscriptions; all stopped with the service.
+ */
+async function startTracking(kit: ServiceKit, env: Record<string, string | undefined>) {
+  const setup = await createCarriers(env, kit.log);
+  for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
+  const secret = webhookSecret(env);
+  registerCarrierWebhook(kit, {
+    carriers: setup.carriers,
+    tracker: setup.tracker,
+    secret,
+    trackerCredentials: async () => [],
+  });
+  const sync = new ShipmentSync(
+    { db: kit.db, outbox: kit.outbox, log: kit.log, afterWrite: kit.afterWrite, carriers: setup.carriers },
+    syncSettings(env),
+  );
+  kit.onStop(() => sync.stop());
+  await sync.start();
+  if (env.PUBLIC_URL)
+    subscribeCdekWebhooks(kit, setup.cdek, env.PUBLIC_URL, secret).catch((err: unknown) =>
+      kit.log.warn({ err }, 'cdek webhook subscriptions failed'),
+    );
+}

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { listIndexes } from './list_indexes';
 import { warehouseOwner } from './003_warehouse_owner';
 import { shipments } from './010_shipments';
+import { carrierCredentials } from './011_carrier_credentials';
 
 /** A link table: two references, one live link per pair. */
 async function linkTable(
@@ -172,4 +173,5 @@ export const migrations: Migration[] = [
   warehouseOwner,
   listIndexes,
   shipments,
+  carrierCredentials,
 ];

@@ -5,6 +5,7 @@ import { createCarriers } from './adapters/index';
 import { subscribeCdekWebhooks } from './domain/cdekWebhooks';
 import { ShipmentSync, syncSettings } from './domain/sync';
 import { subscriptions } from './events/subscriptions';
+import { registerCarrierCalls } from './procedures/carrierCalls';
 import { registerCity } from './procedures/city';
 import { registerExtraService } from './procedures/extra_service';
 import { registerLogisticRoute } from './procedures/logistic_route';
@@ -14,6 +15,7 @@ import { registerSuggestions } from './procedures/suggestions';
 import { registerWarehousePoint } from './procedures/warehouse_point';
 import { registerCarrierWebhook, webhookSecret } from './procedures/webhook';
 import { seed } from './seed';
+import { secretKeyFrom, useSecretKey } from './domain/secretBox';
 
 export const carriersService = (env?: Record<string, string | undefined>): ServiceOptions => ({
   name: 'carriers',
@@ -22,6 +24,8 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
   seed,
   env,
   async configure(kit) {
+    // a production service refuses to start without its own key (CARRIER_MESSAGES.developmentKeyInProduction)
+    useSecretKey(secretKeyFrom(env ?? process.env));
     registerReferences(kit);
     registerCity(kit);
     registerWarehousePoint(kit);
@@ -40,6 +44,7 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
 async function startTracking(kit: ServiceKit, env: Record<string, string | undefined>) {
   const setup = await createCarriers(env, kit.log);
   for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
+  registerCarrierCalls(kit, setup.carriers);
   const secret = webhookSecret(env);
   registerCarrierWebhook(kit, {
     carriers: setup.carriers,

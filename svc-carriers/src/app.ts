@@ -45,7 +45,7 @@ async function startTracking(kit: ServiceKit, env: Record<string, string | undef
     carriers: setup.carriers,
     tracker: setup.tracker,
     secret,
-    trackerCredentials: async () => [],
+    trackerCredentials: async () => (setup.trackerAccount ? [setup.trackerAccount] : []),
   });
   const sync = new ShipmentSync(
     { db: kit.db, outbox: kit.outbox, log: kit.log, afterWrite: kit.afterWrite, carriers: setup.carriers },

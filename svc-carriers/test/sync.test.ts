@@ -1,5 +1,7 @@
 import type { RunningService } from '@caravan/service-kit';
+import { CNT_SANDBOX_ACCOUNT, createCnt } from '../src/adapters/cnt';
 import { recordStatuses, shipmentOfOrder } from '../src/domain/shipments';
+import { registerWaybill } from '../src/domain/waybills';
 import { ShipmentSync, syncSettings } from '../src/domain/sync';
 import {
   dueShipments,
@@ -166,5 +168,50 @@ describe('the background sync', () => {
     const shipment = await shipmentOfOrder(svc.db, s!.client_order_id);
     expect(shipment).toMatchObject({ last_error: 'сервис ПЭК не ответил', failures: 1 });
     expect(shipment!.next_check_at.getTime()).toBeGreaterThan(Date.now() + 20_000);
+  });
+});
+
+describe('the Chinese waybills', () => {
+  test('a registered waybill is polled from the tracker, stored and published, then left for an interval', async () => {
+    const cnt = await createCnt({}, svc.log);
+    try {
+      const waybill = `YT${Date.now()}`;
+      const registered = await registerWaybill(svc.db, cnt.adapter, CNT_SANDBOX_ACCOUNT, {
+        waybill,
+        order_id: 77,
+        warehouse_alias: 'moscow',
+      });
+      expect(registered.accepted).toBe(true);
+      const later = { next_check_at: new Date(Date.now() + 3_600_000) };
+      await svc.db('shipment').update(later);
+      await svc.db('cnt_waybill').whereNot({ waybill: waybill.toLowerCase() }).update(later);
+      const sync = new ShipmentSync(
+        {
+          db: svc.db,
+          outbox: svc.outbox,
+          log: svc.log,
+          carriers: new Map(),
+          tracker: cnt.adapter,
+          trackerAccount: CNT_SANDBOX_ACCOUNT,
+        },
+        settings,
+      );
+
+      const outcome = await sync.runRound();
+
+      expect(outcome.failed).toBe(0);
+      const row = await svc.db('cnt_waybill').where({ waybill: waybill.toLowerCase() }).first();
+      expect(row.status).not.toBe('NotFound');
+      expect(row.next_check_at.getTime()).toBeGreaterThan(Date.now() + 600_000);
+      const events = await svc.db('outbox').where({ key: waybill.toLowerCase() }).pluck('event');
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: 'carrier.waybill_tracked',
+          data: expect.objectContaining({ client_order_id: 77 }),
+        }),
+      ]);
+    } finally {
+      await cnt.sandbox?.stop();
+    }
   });
 });

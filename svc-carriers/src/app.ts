@@ -50,10 +50,18 @@ async function startTracking(kit: ServiceKit, env: Record<string, string | undef
     carriers: setup.carriers,
     tracker: setup.tracker,
     secret,
-    trackerCredentials: async () => [],
+    trackerCredentials: async () => (setup.trackerAccount ? [setup.trackerAccount] : []),
   });
   const sync = new ShipmentSync(
-    { db: kit.db, outbox: kit.outbox, log: kit.log, afterWrite: kit.afterWrite, carriers: setup.carriers },
+    {
+      db: kit.db,
+      outbox: kit.outbox,
+      log: kit.log,
+      afterWrite: kit.afterWrite,
+      carriers: setup.carriers,
+      tracker: setup.tracker,
+      trackerAccount: setup.trackerAccount,
+    },
     syncSettings(env),
   );
   kit.onStop(() => sync.stop());

@@ -1,5 +1,9 @@
-import type { RunningService } from '@caravan/service-kit';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventually, type RunningService } from '@caravan/service-kit';
+import { CNT_SANDBOX_ACCOUNT, createCnt } from '../src/adapters/cnt';
 import { recordStatuses, shipmentOfOrder } from '../src/domain/shipments';
+import { registerWaybill } from '../src/domain/waybills';
 import { ShipmentSync, syncSettings } from '../src/domain/sync';
 import {
   dueShipments,
@@ -167,4 +171,113 @@ describe('the background sync', () => {
     expect(shipment).toMatchObject({ last_error: 'сервис ПЭК не ответил', failures: 1 });
     expect(shipment!.next_check_at.getTime()).toBeGreaterThan(Date.now() + 20_000);
   });
+});
+
+describe('the Chinese waybills', () => {
+  test('a registered waybill is polled from the tracker, stored and published, then left for an interval', async () => {
+    const cnt = await createCnt({}, svc.log);
+    try {
+      const waybill = `YT${Date.now()}`;
+      const registered = await registerWaybill(svc.db, cnt.adapter, CNT_SANDBOX_ACCOUNT, {
+        waybill,
+        order_id: 77,
+        warehouse_alias: 'moscow',
+      });
+      expect(registered.accepted).toBe(true);
+      const later = { next_check_at: new Date(Date.now() + 3_600_000) };
+      await svc.db('shipment').update(later);
+      await svc.db('cnt_waybill').whereNot({ waybill: waybill.toLowerCase() }).update(later);
+      const sync = new ShipmentSync(
+        {
+          db: svc.db,
+          outbox: svc.outbox,
+          log: svc.log,
+          carriers: new Map(),
+          tracker: cnt.adapter,
+          trackerAccount: CNT_SANDBOX_ACCOUNT,
+        },
+        settings,
+      );
+
+      const outcome = await sync.runRound();
+
+      expect(outcome.failed).toBe(0);
+      const row = await svc.db('cnt_waybill').where({ waybill: waybill.toLowerCase() }).first();
+      expect(row.status).not.toBe('NotFound');
+      expect(row.next_check_at.getTime()).toBeGreaterThan(Date.now() + 600_000);
+      const events = await svc.db('outbox').where({ key: waybill.toLowerCase() }).pluck('event');
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: 'carrier.waybill_tracked',
+          data: expect.objectContaining({ client_order_id: 77 }),
+        }),
+      ]);
+    } finally {
+      await cnt.sandbox?.stop();
+    }
+  });
+});
+
+describe('a replica that stops answering mid-round', () => {
+  test('its shipments go to another replica once its lease ends, and its late failure overwrites nothing', async () => {
+    const silent = createServer(() => {
+      // accepts the request and never answers: a replica stuck (or killed) mid-round
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const shipments = await dueShipments(svc, operatorId, 3);
+      await onlyThese(shipments.map((s) => s.id));
+      for (const s of shipments)
+        vendor.statuses.set(s.number, [{ status: 'В пути', at: '2026-11-21T10:00:00+03:00', city: null }]);
+      const short = { ...settings, leaseSeconds: 1 };
+      const stuck = new ShipmentSync(
+        {
+          db: svc.db,
+          outbox: svc.outbox,
+          log: svc.log,
+          carriers: new Map([['pec', new FakeVendorCarrier(silentUrl)]]),
+        },
+        short,
+      );
+      const healthy = new ShipmentSync(
+        {
+          db: svc.db,
+          outbox: svc.outbox,
+          log: svc.log,
+          carriers: new Map([['pec', new FakeVendorCarrier(vendor.url)]]),
+        },
+        short,
+      );
+
+      const stuckRound = stuck.runRound();
+      await eventually(
+        'the stuck replica holds the shipments',
+        async () =>
+          (
+            await svc
+              .db('shipment')
+              .whereIn(
+                'id',
+                shipments.map((s) => s.id),
+              )
+              .where({ lease_owner: stuck.owner })
+          ).length === 3 || undefined,
+      );
+      expect((await healthy.runRound()).asked).toBe(0);
+      await new Promise((r) => setTimeout(r, 1100));
+      const taken = await healthy.runRound();
+      await stuckRound;
+
+      expect(taken.answered).toBe(3);
+      for (const s of shipments)
+        expect(await shipmentOfOrder(svc.db, s.client_order_id)).toMatchObject({
+          vendor_status: 'В пути',
+          last_error: null,
+          failures: 0,
+        });
+    } finally {
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
 });

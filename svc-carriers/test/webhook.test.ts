@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '@caravan/service-kit';
+import { CNT_SANDBOX_ACCOUNT, cntSign } from '../src/adapters/cnt';
 import { shipmentOfOrder } from '../src/domain/shipments';
 import { dueShipments, operatorWithKey, startCarriers, statusEvents } from './syncSupport';
 
@@ -90,4 +91,57 @@ test('a forged push is refused with 401 and writes nothing', async () => {
 test('a vendor without webhooks is not found, not an error', async () => {
   const res = await fetch(`${svc.url}/api/carriers/webhook/nobody`, { method: 'POST', body: '{}' });
   expect(res.status).toBe(404);
+});
+
+describe('the Chinese tracker pushes', () => {
+  const waybill = `SF${Date.now()}`;
+  const pushBody = (
+    status: string,
+    events: Array<{ time_iso: string; description: string; location: string }>,
+  ) =>
+    JSON.stringify({
+      event: 'TRACKING_UPDATED',
+      data: {
+        number: waybill,
+        tag: 'moscow',
+        param: null,
+        track_info: {
+          latest_status: { status },
+          latest_event: events[0] ?? null,
+          tracking: { providers: [{ events }] },
+        },
+      },
+    });
+  const send = (body: string, key = CNT_SANDBOX_ACCOUNT.access_token) =>
+    fetch(`${svc.url}/api/carriers/webhook/cnt`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', sign: cntSign(body, key) },
+      body,
+    });
+  const waybillEvents = () =>
+    svc.db('outbox').where({ key: waybill.toLowerCase() }).orderBy('id').pluck('event');
+
+  test('a signed push updates the waybill once, a replay publishes nothing more, a forged one is refused', async () => {
+    const arrived = pushBody('Delivered', [
+      { time_iso: '2026-11-23T18:00:00+08:00', description: 'Доставлено на склад', location: 'Иу' },
+      { time_iso: '2026-11-22T09:00:00+08:00', description: 'Принято', location: 'Шэньчжэнь' },
+    ]);
+
+    const first = await send(arrived);
+    const replay = await send(arrived);
+    const forged = await send(arrived, 'stolen-key');
+
+    expect([first.status, replay.status, forged.status]).toEqual([200, 200, 401]);
+    const events = (await waybillEvents()) as Array<{ type: string; data: Record<string, unknown> }>;
+    expect(events.map((e) => e.type)).toEqual(['carrier.waybill_tracked']);
+    expect(events[0]!.data).toMatchObject({
+      status: 'Delivered',
+      arrived: true,
+      event: 'Доставлено на склад',
+    });
+    expect(await svc.db('cnt_waybill').where({ waybill: waybill.toLowerCase() }).first()).toMatchObject({
+      status: 'Delivered',
+      arrived: true,
+    });
+  });
 });

@@ -50,7 +50,8 @@ export async function registerWaybill(
   let message: string | null = null;
   if (!known) {
     const result = await tracker.register(credentials, [
-      { waybill: input.waybill.trim(), tag: String(input.order_id ?? '') },
+      // the tracker's tag is the consolidation warehouse's alias: its sandbox walks the parcel to that city
+      { waybill: input.waybill.trim(), tag: input.warehouse_alias ?? '' },
     ]);
     const rejected = result.rejected[0];
     if (rejected) message = rejected.message;
@@ -98,6 +99,11 @@ export async function waybillInfo(
   return row ? infoOf(row) : null;
 }
 
+type WaybillEvent = TrackedWaybill['events'][number];
+/** Field by field: jsonb gives the keys back in its own order. */
+const sameEvent = (a: WaybillEvent | null, b: WaybillEvent | null) =>
+  a === b || (!!a && !!b && a.at === b.at && a.text === b.text && (a.city ?? null) === (b.city ?? null));
+
 /**
  * Stores what the tracker said of a waybill (a push or a poll); when its status or newest event is new,
  * publishes one WaybillTracked. A replayed push changes nothing and publishes nothing.
@@ -111,11 +117,8 @@ export async function storeTrackedWaybill(
   const before = (await trx('cnt_waybill').where({ waybill }).forUpdate().first()) as WaybillRow | undefined;
   const arrived = (before?.arrived ?? false) || ARRIVED_STATUSES.includes(tracked.status);
   const newest = tracked.events[0] ?? null;
-  const changed =
-    !before ||
-    before.status !== tracked.status ||
-    JSON.stringify(before.events[0] ?? null) !== JSON.stringify(newest);
-  const orderId = before?.order_id ?? (Number(tracked.tag) > 0 ? Number(tracked.tag) : null);
+  const changed = !before || before.status !== tracked.status || !sameEvent(before.events[0] ?? null, newest);
+  const orderId = before?.order_id ?? null;
   const [row] = (await trx('cnt_waybill')
     .insert({
       waybill,

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { CARRIER_MESSAGES, type TrackedCarrier } from '@caravan/contracts';
+import { CARRIER_MESSAGES, type CarrierVendor, type TrackedCarrier } from '@caravan/contracts';
 import type { Db, Logger, Outbox } from '@caravan/service-kit';
 import {
   CarrierError,
   type Carrier,
   type CarrierCredentials,
   type ShipmentState,
+  type WaybillTracker,
 } from '../../adapters/carrier';
 import { credentialsOf } from '../credentials';
 import { recordStatuses, type Shipment } from '../shipments';
+import { storeTrackedWaybill } from '../waybills';
 import { realClock, TokenBucket, type Clock } from './tokenBucket';
 
 export { TokenBucket, realClock, type Clock } from './tokenBucket';
@@ -60,6 +62,9 @@ export type SyncDeps = {
   /** After a transaction that wrote events committed (kit.afterWrite): the relay publishes now. */
   afterWrite?: () => void;
   carriers: ReadonlyMap<TrackedCarrier, Carrier>;
+  /** The Chinese tracker and its account: registered waybills not yet arrived are polled too. */
+  tracker?: WaybillTracker | null;
+  trackerAccount?: CarrierCredentials | null;
   credentials?: (db: Db, operatorId: number, carrier: TrackedCarrier) => Promise<CarrierCredentials | null>;
   clock?: Clock;
   random?: () => number;
@@ -75,6 +80,7 @@ export type SyncDeps = {
 export class ShipmentSync {
   readonly owner = randomUUID();
   private readonly buckets = new Map<TrackedCarrier, TokenBucket>();
+  private waybillBucket: TokenBucket | null = null;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly credentials: NonNullable<SyncDeps['credentials']>;
@@ -130,14 +136,84 @@ export class ShipmentSync {
   /** One round: every vendor's due shipments, vendors side by side. */
   async runRound(): Promise<RoundOutcome> {
     const outcome: RoundOutcome = { asked: 0, answered: 0, failed: 0, events: 0 };
-    await Promise.all(
-      [...this.deps.carriers.values()].map((carrier) =>
+    await Promise.all([
+      ...[...this.deps.carriers.values()].map((carrier) =>
         this.runVendor(carrier, outcome).catch((err: unknown) =>
           this.deps.log.warn({ err, vendor: carrier.vendor }, 'carrier sync of a vendor failed'),
         ),
       ),
-    );
+      this.runWaybills(outcome).catch((err: unknown) =>
+        this.deps.log.warn({ err, vendor: 'cnt' }, 'waybill sync failed'),
+      ),
+    ]);
     return outcome;
+  }
+
+  /**
+   * Registered Chinese waybills not yet arrived, claimed like shipments (moving `next_check_at` a lease
+   * ahead is the claim), asked one by one at the tracker's pace.
+   */
+  private async runWaybills(outcome: RoundOutcome) {
+    const { tracker, trackerAccount } = this.deps;
+    if (!tracker || !trackerAccount) return;
+    this.waybillBucket ??= new TokenBucket(
+      tracker.rateLimit.requestsPerSecond / this.settings.replicas,
+      1,
+      this.clock,
+    );
+    const bucket = this.waybillBucket;
+    while (!this.abort.signal.aborted) {
+      const { rows } = (await this.deps.db.raw(
+        `update cnt_waybill w set next_check_at = now() + make_interval(secs => ?)
+         from (select id from cnt_waybill where not arrived and next_check_at <= now()
+               order by next_check_at, id limit 40 for update skip locked) due
+         where w.id = due.id
+         returning w.id, w.waybill`,
+        [this.settings.leaseSeconds],
+      )) as { rows: Array<{ id: number; waybill: string }> };
+      if (!rows.length) return;
+      for (const row of rows) {
+        await bucket.take(this.abort.signal);
+        if (this.abort.signal.aborted) return;
+        outcome.asked++;
+        await this.askWaybill(tracker, trackerAccount, bucket, row, outcome);
+      }
+    }
+  }
+
+  private async askWaybill(
+    tracker: WaybillTracker,
+    account: CarrierCredentials,
+    bucket: TokenBucket,
+    row: { id: number; waybill: string },
+    outcome: RoundOutcome,
+  ) {
+    const db = this.deps.db;
+    try {
+      const tracked = await tracker.get(account, row.waybill);
+      if (tracked) await db.transaction((trx) => storeTrackedWaybill(trx, this.deps.outbox, tracked));
+      this.deps.afterWrite?.();
+      outcome.answered++;
+      await db('cnt_waybill')
+        .where({ id: row.id })
+        .update({ next_check_at: this.after(this.settings.intervalSeconds * 1000), last_error: null });
+    } catch (err) {
+      const failure = asFailure('cnt', err);
+      if (failure.kind === 'rate_limited') bucket.pause(failure.retryAfterMs ?? this.backoffMs(1));
+      const waitMs =
+        failure.kind === 'unavailable' || failure.kind === 'rate_limited'
+          ? this.backoffMs(1)
+          : this.settings.backoffCapSeconds * 1000;
+      outcome.failed++;
+      await db('cnt_waybill')
+        .where({ id: row.id })
+        .update({ next_check_at: this.after(waitMs), last_error: failure.message });
+    }
+  }
+
+  /** A moment `ms` from now, ± jitter. */
+  private after(ms: number) {
+    return new Date(this.clock.now() + ms * (1 + this.settings.jitter * (this.random() * 2 - 1)));
   }
 
   private bucketOf(carrier: Carrier) {
@@ -222,7 +298,7 @@ export class ShipmentSync {
       try {
         states = await carrier.getStatuses(credentials, keys);
       } catch (err) {
-        const failure = asFailure(carrier, err);
+        const failure = asFailure(carrier.vendor, err);
         if (failure.kind === 'rate_limited') {
           const waitMs = failure.retryAfterMs ?? this.backoffMs(attempt);
           bucket.pause(waitMs);
@@ -298,12 +374,11 @@ export class ShipmentSync {
     afterMs: number,
     changes: { last_error?: string; failures?: number },
   ) {
-    const jittered = afterMs * (1 + this.settings.jitter * (this.random() * 2 - 1));
     await trx('shipment')
       .where({ id: shipment.id, lease_owner: this.owner })
       .update({
         ...changes,
-        next_check_at: new Date(this.clock.now() + jittered),
+        next_check_at: this.after(afterMs),
         lease_owner: null,
         lease_until: null,
         updated_at: trx.fn.now(),
@@ -324,10 +399,10 @@ export class ShipmentSync {
 
 type Failure = { kind: CarrierError['kind']; message: string; retryAfterMs?: number };
 
-function asFailure(carrier: Carrier, err: unknown): Failure {
+function asFailure(vendor: CarrierVendor, err: unknown): Failure {
   if (err instanceof CarrierError)
     return { kind: err.kind, message: err.message, retryAfterMs: err.retryAfterMs };
-  return { kind: 'unavailable', message: CARRIER_MESSAGES.noAnswer(carrier.vendor) };
+  return { kind: 'unavailable', message: CARRIER_MESSAGES.noAnswer(vendor) };
 }
 
 /** What a shipment is asked by: its number, or the uuid while the vendor has given no number yet. */

@@ -44,7 +44,7 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
 async function startTracking(kit: ServiceKit, env: Record<string, string | undefined>) {
   const setup = await createCarriers(env, kit.log);
   for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
-  registerCarrierCalls(kit, setup.carriers);
+  registerCarrierCalls(kit, setup);
   const secret = webhookSecret(env);
   registerCarrierWebhook(kit, {
     carriers: setup.carriers,

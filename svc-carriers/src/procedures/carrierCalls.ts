@@ -3,6 +3,8 @@ import {
   CarrierOrderGetInput,
   CDEK_STATUS_TEXT,
   CdekOrderCreateInput,
+  CntWaybillGetInput,
+  CntWaybillRegisterInput,
   carrierStatusLabel,
   describeIssues,
   fail,
@@ -10,11 +12,15 @@ import {
   isCdekStatus,
   isStaff,
   JDE_NUMBER_LENGTHS,
+  normalizedWaybill,
   ok,
+  OzonPostingGetInput,
   PEC_NUMBER_LENGTH,
   type CdekOrderCreateResult,
+  type CntWaybillInfo,
   type Identity,
   type JdeOrderGetResult,
+  type OzonPosting,
   type PecOrderGetResult,
   type ShipmentView,
   type TrackedCarrier,
@@ -30,8 +36,11 @@ import {
   type ShipmentDraft,
   type ShipmentState,
 } from '../adapters/carrier';
+import type { CarrierSetup } from '../adapters/index';
+import type { OzonClient } from '../adapters/ozon';
 import { credentialsOf } from '../domain/credentials';
 import { recordStatuses, shipmentOfOrder, type Shipment } from '../domain/shipments';
+import { registerWaybill, waybillInfo } from '../domain/waybills';
 
 /** A refusal of a carrier call: the user's words and the HTTP status they travel with (never a 500). */
 export class CallRefused extends Error {
@@ -267,6 +276,82 @@ function jdeResult(state: ShipmentState): JdeOrderGetResult {
   return { status: detail(state, 'status') ?? currentStatus(state), date: detail(state, 'date') };
 }
 
+// ------------------------------------------------------------------------------------------ ozon_posting_get
+
+const isOzonClient = (carrier: Carrier | undefined): carrier is OzonClient =>
+  !!carrier && typeof (carrier as Partial<OzonClient>).getPosting === 'function';
+
+/** The Ozon posting of an order, asked with the order's operator's Seller API account. */
+async function ozonPostingGet(
+  kit: ServiceKit,
+  ozon: Carrier | undefined,
+  identity: Identity,
+  body: unknown,
+): Promise<OzonPosting> {
+  const input = OzonPostingGetInput.parse(body);
+  const order = await visibleOrder(kit.db, identity, input.client_order_id);
+  const credentials = await credentialsFor(kit.db, order, 'ozon');
+  if (!isOzonClient(ozon)) throw new CallRefused(503, CARRIER_MESSAGES.noAnswer('ozon'));
+  return askVendor(() => ozon.getPosting(credentials, input.posting_number));
+}
+
+// ------------------------------------------------------------------------------ cnt_waybill_register, _get
+
+/** The tracker's account, or the refusal in words when none is configured. */
+function trackerAccountOf(setup: Pick<CarrierSetup, 'trackerAccount'>): CarrierCredentials {
+  if (!setup.trackerAccount) throw new CallRefused(400, CARRIER_MESSAGES.noApiData);
+  return setup.trackerAccount;
+}
+
+/** A waybill not tied to an order is staff's business; one of an order, of whoever may see the order. */
+async function assertMayTrack(db: Db, identity: Identity, order_id: number | null | undefined) {
+  if (order_id) await visibleOrder(db, identity, order_id);
+  else if (!isStaff(identity)) throw new CallRefused(403, CARRIER_MESSAGES.notYourOrder);
+}
+
+async function cntWaybillRegister(
+  kit: ServiceKit,
+  setup: Pick<CarrierSetup, 'tracker' | 'trackerAccount'>,
+  identity: Identity,
+  body: unknown,
+): Promise<CntWaybillInfo> {
+  const input = CntWaybillRegisterInput.parse(body);
+  await assertMayTrack(kit.db, identity, input.order_id);
+  const credentials = trackerAccountOf(setup);
+  const registered = await askVendor(() =>
+    registerWaybill(kit.db, setup.tracker, credentials, {
+      waybill: input.waybill,
+      order_id: input.order_id ?? null,
+      warehouse_alias: input.warehouse_alias,
+    }),
+  );
+  if (!registered.accepted)
+    throw new CallRefused(422, CARRIER_MESSAGES.refused('cnt', registered.message ?? ''));
+  return registered.info;
+}
+
+async function cntWaybillGet(
+  kit: ServiceKit,
+  setup: Pick<CarrierSetup, 'tracker' | 'trackerAccount'>,
+  identity: Identity,
+  body: unknown,
+): Promise<CntWaybillInfo> {
+  const input = CntWaybillGetInput.parse(body);
+  const stored = (await kit
+    .db('cnt_waybill')
+    .where({ waybill: normalizedWaybill(input.waybill) })
+    .first('order_id')) as { order_id: number | null } | undefined;
+  await assertMayTrack(kit.db, identity, stored?.order_id);
+  const credentials = trackerAccountOf(setup);
+  const info = await askVendor(() =>
+    waybillInfo(kit.db, kit.outbox, setup.tracker, credentials, input.waybill),
+  );
+  kit.afterWrite();
+  if (!info)
+    throw new CallRefused(404, CARRIER_MESSAGES.refused('cnt', `накладная ${input.waybill} не найдена`));
+  return info;
+}
+
 // ---------------------------------------------------------------------------------- client_order_shipment_get
 
 const ShipmentGetParams = z.object({ client_order_id: z.coerce.number().int().positive() });
@@ -332,10 +417,15 @@ function answer(kit: ServiceKit, name: string, handler: Handler) {
 
 /**
  * The carrier calls of the order card (spec §7): POST /api/cdek_order_create, /api/pec_order_get,
- * /api/jde_order_get, and call_pg_func client_order_shipment_get. The caller reaches only the orders
- * the signed identity may see; nothing is asked of a vendor before that and the credentials check.
+ * /api/jde_order_get, /api/ozon_posting_get, /api/cnt_waybill_register, /api/cnt_waybill_get, and
+ * call_pg_func client_order_shipment_get. The caller reaches only the orders the signed identity may see;
+ * nothing is asked of a vendor before that and the credentials check.
  */
-export function registerCarrierCalls(kit: ServiceKit, carriers: ReadonlyMap<TrackedCarrier, Carrier>) {
+export function registerCarrierCalls(
+  kit: ServiceKit,
+  setup: Pick<CarrierSetup, 'carriers' | 'tracker' | 'trackerAccount'>,
+) {
+  const { carriers } = setup;
   const json = express.json({ limit: '16kb' });
   const carrier = (vendor: TrackedCarrier) => {
     const found = carriers.get(vendor);
@@ -362,6 +452,23 @@ export function registerCarrierCalls(kit: ServiceKit, carriers: ReadonlyMap<Trac
     answer(kit, 'jde_order_get', async (identity, body) =>
       jdeResult(await syncOrder(kit, carrier('jde') as Carrier & { vendor: 'jde' }, identity, body)),
     ),
+  );
+  kit.api.post(
+    '/ozon_posting_get',
+    json,
+    answer(kit, 'ozon_posting_get', (identity, body) =>
+      ozonPostingGet(kit, carriers.get('ozon'), identity, body),
+    ),
+  );
+  kit.api.post(
+    '/cnt_waybill_register',
+    json,
+    answer(kit, 'cnt_waybill_register', (identity, body) => cntWaybillRegister(kit, setup, identity, body)),
+  );
+  kit.api.post(
+    '/cnt_waybill_get',
+    json,
+    answer(kit, 'cnt_waybill_get', (identity, body) => cntWaybillGet(kit, setup, identity, body)),
   );
   kit.registry.register({
     name: 'client_order_shipment_get',

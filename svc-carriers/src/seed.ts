@@ -1,4 +1,9 @@
 import { publishSeeded, type Db, type ServiceKit } from '@caravan/service-kit';
+import { CDEK_SANDBOX_ACCOUNT } from './adapters/cdek';
+import { JDE_SANDBOX_ACCOUNT } from './adapters/jde';
+import { OZON_SANDBOX_ACCOUNT } from './adapters/ozon';
+import { PEC_SANDBOX_ACCOUNT } from './adapters/pec';
+import { sealStoredTokens } from './domain/credentials';
 
 /**
  * Demo reference data. Ids are fixed where the spec or other services rely on them: country 1 =
@@ -6,11 +11,6 @@ import { publishSeeded, type Db, type ServiceKit } from '@caravan/service-kit';
  * warehouse; operators 1 and 2 are linked to the demo operator users and own the demo wallets.
  */
 type Rows = Record<string, unknown>[];
-
-import { CDEK_SANDBOX_ACCOUNT } from './adapters/cdek';
-import { JDE_SANDBOX_ACCOUNT } from './adapters/jde';
-import { PEC_SANDBOX_ACCOUNT } from './adapters/pec';
-import { sealStoredTokens } from './domain/credentials';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -177,6 +177,11 @@ const DIRECTORIES: (readonly [string, Rows])[] = [
             type: 'pec',
             api_data: { ...PEC_SANDBOX_ACCOUNT },
             recipient_cost_commission: '2.50',
+          },
+          {
+            type: 'ozon',
+            api_data: { ...OZON_SANDBOX_ACCOUNT },
+            recipient_cost_commission: '0.00',
           },
         ],
         client_list: [

@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CARRIER_MESSAGES, IDENTITY_HEADER, SHIPMENT_TOPIC, type Identity } from '@caravan/contracts';
+import {
+  CARRIER_MESSAGES,
+  CARRIER_MOVABLE_FROM,
+  IDENTITY_HEADER,
+  SHIPMENT_TOPIC,
+  type Identity,
+} from '@caravan/contracts';
 import {
   callService,
   DEV_IDENTITY_SECRET,
@@ -10,6 +16,7 @@ import {
 } from '@caravan/service-kit';
 import { startCdekSandbox, type CdekSandbox } from '../src/adapters/cdek';
 import { OZON_SANDBOX_ACCOUNT, startOzonSandbox, type OzonSandbox } from '../src/adapters/ozon';
+import { PEC_SANDBOX_ACCOUNT, startPecSandbox } from '../src/adapters/pec';
 import { newOrderId, orderChanged, startCarriers } from './syncSupport';
 
 /**
@@ -26,6 +33,7 @@ const admin = identityOf({ user_id: 1, roles: ['admin'] });
 let svc: RunningService;
 let sandbox: CdekSandbox;
 let ozon: OzonSandbox;
+let pec: { url: string; stop(): Promise<void> };
 let counter: Server;
 let cdekRequests = 0;
 let operatorId: number;
@@ -107,7 +115,8 @@ const sandboxShipments = async () =>
 beforeAll(async () => {
   const cdekUrl = await startCountedCdek();
   ozon = await startOzonSandbox();
-  svc = await startCarriers('calls', { CDEK_URL: cdekUrl, OZON_URL: ozon.url });
+  pec = await startPecSandbox({ port: 0 });
+  svc = await startCarriers('calls', { CDEK_URL: cdekUrl, OZON_URL: ozon.url, PEC_URL: `${pec.url}/api/v1` });
   operatorId = await createOperator('Восточный экспресс (вызовы)', [
     {
       type: 'cdek',
@@ -115,6 +124,7 @@ beforeAll(async () => {
       recipient_cost_commission: '0',
     },
     { type: 'ozon', api_data: { ...OZON_SANDBOX_ACCOUNT }, recipient_cost_commission: '0' },
+    { type: 'pec', api_data: { ...PEC_SANDBOX_ACCOUNT }, recipient_cost_commission: '0' },
   ]);
   keylessOperatorId = await createOperator('Без ключей (вызовы)', []);
   otherOperatorId = await createOperator('Шёлковый путь (вызовы)', []);
@@ -124,7 +134,18 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (counter ? counter.close(() => resolve()) : resolve()));
   await sandbox?.stop();
   await ozon?.stop();
+  await pec?.stop();
 });
+
+/** A control call of a sandbox (its tester page's buttons). */
+async function sandboxControl(url: string, body: unknown = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Any;
+}
 
 describe('cdek_order_create', () => {
   it("creates the waybill in CDEK for the order's operator and tells the order its uuid and number", async () => {
@@ -193,6 +214,28 @@ describe('cdek_order_create', () => {
 });
 
 describe('pec_order_get and jde_order_get', () => {
+  it("answer PEC's status of the order's cargo and move the order like a poll", async () => {
+    const { number } = await sandboxControl(`${pec.url}/sandbox/shipments`);
+    await sandboxControl(`${pec.url}/sandbox/shipments/${encodeURIComponent(number)}/advance`);
+    // an order on its way to Russia is followed: the answer is recorded as a poll's would be
+    const orderId = await orderOf(operatorId, {
+      stage: CARRIER_MOVABLE_FROM,
+      transport_company_rus: 'pec',
+      transport_company_rus_order_number: number,
+    });
+    const reply = await api('pec_order_get', { order_id: orderId }, owner);
+    expect(reply.status).toBe(200);
+    expect(reply.body.result.info.cargoStatus).toBe('В пути');
+    expect(reply.body.result.services.sum).toMatch(/^\d+\.\d{2}$/);
+    const shipment = await svc.db('shipment').where({ client_order_id: orderId }).first();
+    expect(shipment.vendor_status).toBe('В пути');
+    const events = (await svc
+      .db('outbox')
+      .where({ topic: SHIPMENT_TOPIC, key: String(shipment.id) })
+      .select('event')) as Array<{ event: Any }>;
+    expect(events.map((e) => e.event.data.vendor_status)).toContain('В пути');
+  });
+
   it('refuse a PEC number of the wrong length in words', async () => {
     const orderId = await orderOf(operatorId, {
       transport_company_rus: 'pec',

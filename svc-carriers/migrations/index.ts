@@ -2,6 +2,8 @@ import { baseColumns, type Migration } from '@caravan/service-kit';
 import type { Knex } from 'knex';
 import { listIndexes } from './list_indexes';
 import { warehouseOwner } from './003_warehouse_owner';
+import { shipments } from './010_shipments';
+import { carrierCredentials } from './011_carrier_credentials';
 
 /** A link table: two references, one live link per pair. */
 async function linkTable(
@@ -170,4 +172,6 @@ export const migrations: Migration[] = [
   },
   warehouseOwner,
   listIndexes,
+  shipments,
+  carrierCredentials,
 ];

@@ -1,4 +1,9 @@
 import { publishSeeded, type Db, type ServiceKit } from '@caravan/service-kit';
+import { CDEK_SANDBOX_ACCOUNT } from './adapters/cdek';
+import { JDE_SANDBOX_ACCOUNT } from './adapters/jde';
+import { OZON_SANDBOX_ACCOUNT } from './adapters/ozon';
+import { PEC_SANDBOX_ACCOUNT } from './adapters/pec';
+import { sealStoredTokens } from './domain/credentials';
 
 /**
  * Demo reference data. Ids are fixed where the spec or other services rely on them: country 1 =
@@ -162,19 +167,21 @@ const DIRECTORIES: (readonly [string, Rows])[] = [
         bank_account_id: 1,
         working_hours: WEEKDAYS_9_18,
         transport_company_data: [
-          // CDEK's public test-environment account
+          // the sandbox accounts (CDEK's is its public test-environment account)
           {
             type: 'cdek',
-            api_data: {
-              client_id: 'EMscd6r9JnFiQ3bLoyjJY6eM78JrJceI',
-              access_token: 'PjLZkKBHEiLK3YsjtNrt3TGNG0ahs3kG',
-            },
+            api_data: { ...CDEK_SANDBOX_ACCOUNT },
             recipient_cost_commission: '3.00',
           },
           {
             type: 'pec',
-            api_data: { client_id: 'vostok', access_token: 'sandbox-pec-token' },
+            api_data: { ...PEC_SANDBOX_ACCOUNT },
             recipient_cost_commission: '2.50',
+          },
+          {
+            type: 'ozon',
+            api_data: { ...OZON_SANDBOX_ACCOUNT },
+            recipient_cost_commission: '0.00',
           },
         ],
         client_list: [
@@ -215,7 +222,7 @@ const DIRECTORIES: (readonly [string, Rows])[] = [
         transport_company_data: [
           {
             type: 'jde',
-            api_data: { client_id: 'silkway', access_token: 'sandbox-jde-token' },
+            api_data: { ...JDE_SANDBOX_ACCOUNT },
             recipient_cost_commission: '0.00',
           },
         ],
@@ -454,6 +461,8 @@ export async function seed(kit: ServiceKit) {
     await trx('warehouse_point').whereIn('id', [1, 3]).update({ operator_id: 1 });
     await trx('warehouse_point').whereIn('id', [2, 4]).update({ operator_id: 2 });
     await trx('warehouse_point').where({ id: 5 }).update({ client_id: 1 });
+    // the demo operators' sandbox accounts are stored like any operator's: tokens sealed
+    await sealStoredTokens(trx);
     await publishSeeded(kit, trx, ['country', 'currency', ...DIRECTORIES.map(([table]) => table)]);
   });
   log.info('demo directories seeded');

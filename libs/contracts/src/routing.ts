@@ -115,13 +115,19 @@ export const HTTP_OWNERS: Readonly<Record<string, Owner>> = Object.freeze({
   '/api/suggest_address': 'carriers',
   '/api/suggest_company': 'carriers',
   '/api/suggest_bank': 'carriers',
+  '/api/carriers/webhook/:vendor': 'carriers',
 } satisfies Record<string, Owner>);
 
 /**
  * Paths the gateway passes on without a session: uploaded files, named by unguessable ids (docs/adr/0003);
- * the acquirer's callback, trusted only by its signature (docs/adr/0012).
+ * the acquirer's callback, trusted only by its signature (docs/adr/0012); the carriers' webhooks, trusted
+ * only by the vendor's signature or the secret in the subscribed URL (docs/adr/0020).
  */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/api/files/:name', '/api/acquiring/callback']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  '/api/files/:name',
+  '/api/acquiring/callback',
+  '/api/carriers/webhook/:vendor',
+]);
 
 export const ownerOfMethod = (method: string): Owner | undefined =>
   Object.prototype.hasOwnProperty.call(METHOD_OWNERS, method) ? METHOD_OWNERS[method] : undefined;

@@ -6,6 +6,7 @@ import {
   type TransportCompanyData,
 } from '@caravan/contracts';
 import { linkedIds, registerEntity, type ServiceKit } from '@caravan/service-kit';
+import { MASKED_TRANSPORT_DATA_SQL, sealGivenTransportData } from '../domain/credentials';
 import { assertOwnLegalEntities, assertSameClients } from '../domain/operators';
 import { topicOf } from './reference';
 
@@ -13,7 +14,7 @@ import { topicOf } from './reference';
  * Operators: an operator reads and edits their own, but only an admin adds or removes clients of its
  * list, and its legal entities and bank account are the operator's own; a client sees the operators
  * that are not incognito, without client lists and API keys (to choose one for an order); admins
- * create and delete them.
+ * create and delete them. Carrier tokens are stored sealed (domain/secretBox) and read as '***'.
  */
 export const registerOperator = (kit: ServiceKit) =>
   registerEntity(kit.registry, {
@@ -28,6 +29,8 @@ export const registerOperator = (kit: ServiceKit) =>
         'operator_id',
         'warehouse_point_id',
       ),
+      // read as stored but with the token masked: a secret never leaves the service (written back, '***' keeps it)
+      transport_company_data: MASKED_TRANSPORT_DATA_SQL,
     },
     readScope: (q, identity) => {
       q.whereRaw('false');
@@ -38,6 +41,11 @@ export const registerOperator = (kit: ServiceKit) =>
       isStaff(identity) ? null : [...OPERATOR_PUBLIC_COLUMNS, 'warehouse_point_id'],
     may: { create: 'admin', delete: 'admin' },
     rules: async ({ trx, identity, prev, given }) => {
+      if (given.transport_company_data)
+        sealGivenTransportData(
+          given.transport_company_data as TransportCompanyData[],
+          prev?.transport_company_data as TransportCompanyData[] | undefined,
+        );
       if (isAdmin(identity) || !prev) return;
       if ('client_list' in given) assertSameClients(prev.client_list, given.client_list);
       await assertOwnLegalEntities(trx, prev.id, prev, given);

@@ -43,7 +43,6 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
  */
 async function startTracking(kit: ServiceKit, env: Record<string, string | undefined>) {
   const setup = await createCarriers(env, kit.log);
-  for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
   registerCarrierCalls(kit, setup);
   const secret = webhookSecret(env);
   registerCarrierWebhook(kit, {
@@ -64,7 +63,9 @@ async function startTracking(kit: ServiceKit, env: Record<string, string | undef
     },
     syncSettings(env),
   );
+  // the sync stops first: no round is left asking a sandbox that is already gone
   kit.onStop(() => sync.stop());
+  for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
   await sync.start();
   if (env.PUBLIC_URL)
     subscribeCdekWebhooks(kit, setup.cdek, env.PUBLIC_URL, secret).catch((err: unknown) =>

@@ -147,7 +147,8 @@ export async function operatorWithKey(svc: RunningService, key = 'vendor-key') {
   return Number(row!.id);
 }
 
-let nextOrderId = Math.floor(Date.now() / 1000) * 10;
+// each test file its own block of order ids (files share the database and may start in the same second)
+let nextOrderId = (1 + Math.floor(Math.random() * 1_000_000)) * 100_000;
 export const newOrderId = () => ++nextOrderId;
 
 /** Shipments written straight into the table, due now (as after the order replica made them). */
@@ -164,7 +165,7 @@ export async function dueShipments(
       operator_id: operatorId,
       client_id: 1,
       carrier,
-      number: `T${client_order_id}`.slice(0, 12),
+      number: `T${client_order_id}`,
       next_check_at: new Date(Date.now() - 1000),
     };
   });

@@ -2,7 +2,7 @@ import type { ServiceKit, ServiceOptions } from '@caravan/service-kit';
 import { migrations } from '../migrations';
 import { suggestionsConfig, createSuggestions } from './adapters/dadata';
 import { createCarriers } from './adapters/index';
-import { subscribeCdekWebhooks } from './domain/cdekWebhooks';
+import { cdekWebhookSubscriber, subscribeCdekWebhooks } from './domain/cdekWebhooks';
 import { ShipmentSync, syncSettings } from './domain/sync';
 import { subscriptions } from './events/subscriptions';
 import { registerCarrierCalls } from './procedures/carrierCalls';
@@ -43,8 +43,11 @@ export const carriersService = (env?: Record<string, string | undefined>): Servi
  */
 async function startTracking(kit: ServiceKit, env: Record<string, string | undefined>) {
   const setup = await createCarriers(env, kit.log);
-  registerCarrierCalls(kit, setup);
   const secret = webhookSecret(env);
+  const ensureCdekWebhook = env.PUBLIC_URL
+    ? cdekWebhookSubscriber(kit, setup.cdek, env.PUBLIC_URL, secret)
+    : undefined;
+  registerCarrierCalls(kit, setup, { ensureCdekWebhook });
   registerCarrierWebhook(kit, {
     carriers: setup.carriers,
     tracker: setup.tracker,
@@ -67,8 +70,8 @@ async function startTracking(kit: ServiceKit, env: Record<string, string | undef
   kit.onStop(() => sync.stop());
   for (const sandbox of setup.sandboxes) kit.onStop(() => sandbox.stop());
   await sync.start();
-  if (env.PUBLIC_URL)
-    subscribeCdekWebhooks(kit, setup.cdek, env.PUBLIC_URL, secret).catch((err: unknown) =>
+  if (ensureCdekWebhook)
+    subscribeCdekWebhooks(kit, ensureCdekWebhook).catch((err: unknown) =>
       kit.log.warn({ err }, 'cdek webhook subscriptions failed'),
     );
 }

@@ -1,3 +1,4 @@
+import { PositionOptions } from './entities/order';
 import {
   carrierStageMove,
   cdekLocksPayment,
@@ -48,5 +49,15 @@ describe('a waybill is registered with the tracker (spec §4, §9)', () => {
     expect(waybillNeedsRegistration('YT1234567890', null)).toBe(true);
     expect(waybillNeedsRegistration(' yt1234567890 ', 'YT1234567890')).toBe(false);
     expect(waybillNeedsRegistration('none', null)).toBe(false);
+  });
+});
+
+describe("a position's link to an Ozon product (options.ozonData)", () => {
+  it('takes the SKU as Ozon gives it (a number), a digits-only text as that number, and null to unlink', () => {
+    const link = { sku: 1523094410, offer_id: 'CASE-IP15-BLK', quantity: 2 };
+    expect(PositionOptions.parse({ ozonData: link }).ozonData).toEqual(link);
+    expect(PositionOptions.parse({ ozonData: { ...link, sku: '1523094410' } }).ozonData).toEqual(link);
+    expect(PositionOptions.parse({ ozonData: null }).ozonData).toBeNull();
+    expect(PositionOptions.safeParse({ ozonData: { ...link, sku: 'CASE' } }).success).toBe(false);
   });
 });

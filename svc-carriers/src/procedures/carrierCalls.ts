@@ -1,3 +1,4 @@
+import type { CdekWebhookSubscriber } from '../domain/cdekWebhooks';
 import {
   CARRIER_MESSAGES,
   CarrierOrderGetInput,
@@ -198,13 +199,21 @@ const cdekStatusOf = (s: CarrierStatus) => ({
   date_time: s.status_at,
 });
 
-async function cdekOrderCreate(kit: ServiceKit, cdek: Carrier, identity: Identity, body: unknown) {
+async function cdekOrderCreate(
+  kit: ServiceKit,
+  cdek: Carrier,
+  identity: Identity,
+  body: unknown,
+  ensureCdekWebhook?: CdekWebhookSubscriber,
+) {
   const input = CdekOrderCreateInput.parse(body);
   const order = await visibleOrder(kit.db, identity, input.client_order_id);
   if (!isStaff(identity)) throw new CallRefused(403, CARRIER_MESSAGES.notYourOrder);
   const credentials = await credentialsFor(kit.db, order, 'cdek');
   const draft = cdekDraftOf(order, input);
   if (!cdek.createShipment) throw new CallRefused(503, CARRIER_MESSAGES.noAnswer('cdek'));
+  // the account hears of its waybill's statuses by webhook from the first one on
+  await ensureCdekWebhook?.(credentials);
   const created = await askVendor(() => cdek.createShipment!(credentials, draft));
   await kit.db.transaction(async (trx) => {
     const shipment = await startShipment(trx, order, 'cdek', { uuid: created.uuid, number: created.number });
@@ -424,6 +433,7 @@ function answer(kit: ServiceKit, name: string, handler: Handler) {
 export function registerCarrierCalls(
   kit: ServiceKit,
   setup: Pick<CarrierSetup, 'carriers' | 'tracker' | 'trackerAccount'>,
+  options: { ensureCdekWebhook?: CdekWebhookSubscriber } = {},
 ) {
   const { carriers } = setup;
   const json = express.json({ limit: '16kb' });
@@ -436,7 +446,7 @@ export function registerCarrierCalls(
     '/cdek_order_create',
     json,
     answer(kit, 'cdek_order_create', (identity, body) =>
-      cdekOrderCreate(kit, carrier('cdek'), identity, body),
+      cdekOrderCreate(kit, carrier('cdek'), identity, body, options.ensureCdekWebhook),
     ),
   );
   kit.api.post(

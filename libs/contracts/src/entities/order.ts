@@ -247,7 +247,20 @@ export const PositionOptions = z.strictObject({
     .strictObject({ number: Text(100), updated_at: z.string().max(40).nullable().default(null) })
     .optional(),
   ozonData: z
-    .strictObject({ sku: Text(100), offer_id: Text(100), quantity: z.number().int().min(0).default(0) })
+    .strictObject({
+      // Ozon's SKU is a number (vendor-apis §5); a digits-only text from older data is read as one
+      sku: z.union([
+        z.number().int().nonnegative(),
+        z
+          .string()
+          .regex(/^\d{1,15}$/)
+          .transform(Number),
+      ]),
+      offer_id: Text(100),
+      quantity: z.number().int().min(0).default(0),
+    })
+    // null: the product was unlinked
+    .nullable()
     .optional(),
 });
 

@@ -246,14 +246,21 @@ describe("an operator's legal entities and bank account", () => {
       admin,
       payments,
     );
-    await eventually('the legal entities in svc-carriers', async () => {
-      const rows = await carriers
-        .db('replica')
-        .whereIn('entity', ['legal_entity', 'bank_account'])
-        .whereIn('id', [ownEntity.id, foreignEntity.id, ownAccount.id, foreignAccount.id]);
-      return rows.length === 4;
-    });
-  });
+    // the first deliveries on this file's own topic prefix: a single-node broker that has just made its ~25
+    // topics answers ListOffsets with 'not the leader' for a while and kafkajs backs off (two CI runs
+    // waited longer than 30 s here); the wait is for the broker, the assertion is the rows
+    await eventually(
+      'the legal entities in svc-carriers',
+      async () => {
+        const rows = await carriers
+          .db('replica')
+          .whereIn('entity', ['legal_entity', 'bank_account'])
+          .whereIn('id', [ownEntity.id, foreignEntity.id, ownAccount.id, foreignAccount.id]);
+        return rows.length === 4;
+      },
+      90_000,
+    );
+  }, 150_000);
 
   it("refuses another operator's legal entity or bank account, and takes their own", async () => {
     const FOREIGN = 'можно указать только юрлица и банковские счета этого оператора';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CarrierError } from '../carrier';
-import type { RunningSandbox } from '../pec/sandboxKit';
+import type { RunningSandbox } from '../sandboxKit';
 import { JdeClient } from './client';
 import { JDE_SANDBOX_ACCOUNT, JDE_SANDBOX_SEQUENCE, startJdeSandbox } from './sandbox';
 

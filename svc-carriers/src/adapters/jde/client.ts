@@ -1,6 +1,6 @@
 import { CARRIER_MESSAGES, stageForCarrierStatus, type OrderStage } from '@caravan/contracts';
 import { CarrierError, type Carrier, type CarrierCredentials, type ShipmentState } from '../carrier';
-import { callVendor, DEFAULT_TIMEOUT_MS, NO_ANSWER_DETAILS, realSleep, type Sleep } from '../pec/vendorCall';
+import { callVendor, DEFAULT_TIMEOUT_MS, NO_ANSWER_DETAILS, realSleep, type Sleep } from '../vendorCall';
 import { jdeErrorMessage, toShipmentState } from './mapping';
 import type { JdeStatusByCode } from './types';
 

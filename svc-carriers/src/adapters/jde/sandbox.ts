@@ -14,7 +14,7 @@ import {
   type FailureMode,
   type RunningSandbox,
   type SandboxShipment,
-} from '../pec/sandboxKit';
+} from '../sandboxKit';
 import type { JdeStatusByCode } from './types';
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CarrierError } from '../carrier';
 import { PecClient } from './client';
 import { PEC_SANDBOX_ACCOUNT, PEC_SANDBOX_SEQUENCE, startPecSandbox } from './sandbox';
-import type { RunningSandbox } from './sandboxKit';
+import type { RunningSandbox } from '../sandboxKit';
 
 /** The real PEC client against the real sandbox server; small local servers where PEC misbehaves. */
 

@@ -7,7 +7,7 @@ import {
 import { CarrierError, type Carrier, type CarrierCredentials, type ShipmentState } from '../carrier';
 import { pecErrorMessage, toShipmentState } from './mapping';
 import type { PecCargoStatus, PecStatusReply, PecStatusRequest } from './types';
-import { callVendor, DEFAULT_TIMEOUT_MS, NO_ANSWER_DETAILS, realSleep, type Sleep } from './vendorCall';
+import { callVendor, DEFAULT_TIMEOUT_MS, NO_ANSWER_DETAILS, realSleep, type Sleep } from '../vendorCall';
 
 export const PEC_API_URL = 'https://kabinet.pecom.ru/api/v1';
 

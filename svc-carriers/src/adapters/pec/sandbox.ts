@@ -20,7 +20,7 @@ import {
   type FailureMode,
   type RunningSandbox,
   type SandboxShipment,
-} from './sandboxKit';
+} from '../sandboxKit';
 import type { PecCargoInfo, PecCargoStatus, PecErrorEnvelope, PecStatusReply } from './types';
 
 /**

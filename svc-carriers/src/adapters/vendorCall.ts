@@ -1,11 +1,11 @@
 import { CARRIER_MESSAGES, type TrackedCarrier } from '@caravan/contracts';
-import { CarrierError } from '../carrier';
+import { CarrierError } from './carrier';
 
 /**
  * One HTTP call to a carrier's API with the failure rules every adapter shares (adapters-common): a
  * timeout per call, one retry after a 429 (waiting what Retry-After asks, at most 5 s), one retry after a
  * network error for idempotent reads, and every failure a CarrierError in the user's words. PEC and JDE use
- * it; it lives here until the adapters share a folder for it.
+ * it; CDEK, Ozon and 17TRACK still have their own copies of these rules (to fold in here).
  */
 
 export type Sleep = (ms: number) => Promise<void>;

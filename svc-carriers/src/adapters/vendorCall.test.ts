@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CarrierError } from '../carrier';
+import { CarrierError } from './carrier';
 import { callVendor, retryAfterMs } from './vendorCall';
 
 describe('Retry-After', () => {

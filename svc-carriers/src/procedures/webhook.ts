@@ -14,8 +14,18 @@ import { storeTrackedWaybill } from '../domain/waybills';
 
 /** A development value: real deployments set CARRIERS_WEBHOOK_SECRET (it travels in the URL CDEK calls). */
 export const DEV_WEBHOOK_SECRET = 'caravan-dev-carriers-webhook-secret';
-export const webhookSecret = (env: Record<string, string | undefined>) =>
-  env.CARRIERS_WEBHOOK_SECRET || DEV_WEBHOOK_SECRET;
+/**
+ * The token CDEK's webhooks must carry. Under NODE_ENV=production the development value (it is in the
+ * source: anyone could move orders with a forged 'вручён') stops the service, as the other secrets do.
+ */
+export function webhookSecret(env: Record<string, string | undefined>, nodeEnv = env.NODE_ENV) {
+  const secret = env.CARRIERS_WEBHOOK_SECRET || DEV_WEBHOOK_SECRET;
+  if (nodeEnv === 'production' && secret === DEV_WEBHOOK_SECRET)
+    throw new Error(
+      'CARRIERS_WEBHOOK_SECRET is not set: the development secret cannot be used in production',
+    );
+  return secret;
+}
 
 export type WebhookSetup = {
   carriers: ReadonlyMap<TrackedCarrier, Carrier>;

@@ -5,7 +5,7 @@ import { CarrierError } from './carrier';
  * One HTTP call to a carrier's API with the failure rules every adapter shares (adapters-common): a
  * timeout per call, one retry after a 429 (waiting what Retry-After asks, at most 5 s), one retry after a
  * network error for idempotent reads, and every failure a CarrierError in the user's words. PEC and JDE use
- * it; CDEK, Ozon and 17TRACK still have their own copies of these rules (to fold in here).
+ * it; CDEK, Ozon and 17TRACK take its Retry-After, network-reason and timeout rules.
  */
 
 export type Sleep = (ms: number) => Promise<void>;
@@ -48,7 +48,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
 }
 
 /** AbortSignal.timeout rejects with a DOMException named TimeoutError (not always `instanceof Error`). */
-const isTimeout = (error: unknown) => {
+export const isTimeout = (error: unknown) => {
   const name = (error as { name?: unknown } | null)?.name;
   return name === 'TimeoutError' || name === 'AbortError';
 };

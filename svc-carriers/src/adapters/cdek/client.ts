@@ -10,6 +10,7 @@ import {
   type ShipmentState,
   type WebhookRequest,
 } from '../carrier';
+import { MAX_RETRY_WAIT_MS, networkReason, retryAfterMs } from '../vendorCall';
 import {
   isoDateTime,
   isUuid,
@@ -56,9 +57,6 @@ export const CDEK_MESSAGES = {
 
 /** Refresh a token this long before CDEK says it expires (the Ruby gem `cdek` does the same). */
 export const TOKEN_LEEWAY_MS = 30_000;
-/** A 429 is retried once after the vendor's Retry-After, but never after waiting longer than this. */
-export const MAX_RETRY_WAIT_MS = 5_000;
-const DEFAULT_RETRY_AFTER_MS = 1_000;
 const NOT_FOUND_CODES = ['v2_entity_not_found', 'v2_order_not_found'];
 
 type Raw = { status: number; body: unknown; malformed: boolean; retryAfterMs: number };
@@ -75,26 +73,6 @@ class NoAnswer extends Error {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** Why fetch failed, in a few words: the OS's code (ECONNREFUSED, ECONNRESET…), else the message. */
-function networkReason(error: unknown): string {
-  let cause: unknown = error;
-  for (let depth = 0; cause && typeof cause === 'object' && depth < 5; depth++) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === 'string') return code;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Retry-After as seconds or an HTTP date; absent or unreadable → 1 s. */
-export function retryAfterMs(header: string | null, now = Date.now()): number {
-  if (!header) return DEFAULT_RETRY_AFTER_MS;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, at - now);
-}
 
 const asObject = (value: unknown): Record<string, unknown> | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;

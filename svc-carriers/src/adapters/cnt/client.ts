@@ -7,6 +7,7 @@ import {
   type WaybillTracker,
   type WebhookRequest,
 } from '../carrier';
+import { isTimeout, MAX_RETRY_WAIT_MS, networkReason, realSleep, retryAfterMs } from '../vendorCall';
 import { toTrackedWaybill } from './mapping';
 import {
   CNT_CODES,
@@ -48,35 +49,6 @@ export const CNT_MESSAGES = {
 
 /** 17TRACK takes at most this many numbers per call (vendor-apis §6a). */
 export const CNT_NUMBERS_PER_CALL = 40;
-const MAX_RETRY_WAIT_MS = 5000;
-const DEFAULT_RETRY_AFTER_MS = 1000;
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function retryAfterMs(header: string | null, now = Date.now()): number {
-  if (!header) return DEFAULT_RETRY_AFTER_MS;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, at - now);
-}
-
-function networkReason(error: unknown): string {
-  let cause: unknown = error;
-  let reason = error instanceof Error ? error.message : String(error);
-  for (let depth = 0; cause && typeof cause === 'object' && depth < 5; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === 'string') return code;
-    if (typeof message === 'string' && message) reason = message;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return reason;
-}
-
-const isTimeout = (error: unknown) => {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-};
 
 const parseJson = (text: string): unknown => {
   try {
@@ -129,7 +101,7 @@ export class CntClient implements WaybillTracker {
   constructor(options: CntClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? realSleep;
   }
 
   /**

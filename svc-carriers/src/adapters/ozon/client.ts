@@ -1,5 +1,6 @@
 import { CARRIER_MESSAGES, type OzonPosting } from '@caravan/contracts';
 import { CarrierError, type Carrier, type CarrierCredentials, type ShipmentState } from '../carrier';
+import { isTimeout, MAX_RETRY_WAIT_MS, networkReason, realSleep, retryAfterMs } from '../vendorCall';
 import { ozonStage, toOzonPosting, toShipmentState } from './mapping';
 import type { OzonErrorReply, OzonPostingReply, OzonPostingRequest } from './types';
 
@@ -30,39 +31,8 @@ export const OZON_MESSAGES = {
 } as const;
 
 /** The longest pause the client itself makes before its one retry of a 429; longer waits are the sync's. */
-const MAX_RETRY_WAIT_MS = 5000;
-const DEFAULT_RETRY_AFTER_MS = 1000;
 /** gRPC-style code Ozon puts in the body of a 404. */
 const OZON_NOT_FOUND_CODE = 5;
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Retry-After in seconds or as an HTTP date → ms; 1 s when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number {
-  if (!header) return DEFAULT_RETRY_AFTER_MS;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, at - now);
-}
-
-/** Why fetch failed, in a few words: the OS's code (ECONNREFUSED…), else the innermost message. */
-function networkReason(error: unknown): string {
-  let cause: unknown = error;
-  let reason = error instanceof Error ? error.message : String(error);
-  for (let depth = 0; cause && typeof cause === 'object' && depth < 5; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === 'string') return code;
-    if (typeof message === 'string' && message) reason = message;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return reason;
-}
-
-const isTimeout = (error: unknown) => {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-};
 
 const parseJson = (text: string): unknown => {
   try {
@@ -104,7 +74,7 @@ export class OzonClient implements Carrier {
   constructor(options: OzonClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? (() => new Date());
   }
 

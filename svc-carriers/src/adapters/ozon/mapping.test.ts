@@ -1,4 +1,4 @@
-import { retryAfterMs } from './client';
+import { retryAfterMs } from '../vendorCall';
 import { postingWeightKg, toOzonPosting } from './mapping';
 import type { OzonWireProduct } from './types';
 

@@ -100,11 +100,15 @@ test('a PEC order is synced by its button and reaches «вручён получ�
   const code = String(cargo.number ?? cargo.code);
   expect(code).toMatch(/^\d{12}$/);
   const orderId = await orderFor(page, admin, 'pec', { transport_company_rus_order_number: code });
-  await sandbox(page, 'pec', `/sandbox/shipments/${code}/advance`, { status: 'Доставлен получателю' });
 
   const operator = await asUser(page, OPERATOR);
   await operator.goto(`/client_order/${orderId}`);
-  await operator.getByTestId('order-carrier').getByTestId('pec-sync').click();
+  const sync = operator.getByTestId('order-carrier').getByTestId('pec-sync');
+  await expect(sync).toBeVisible();
+  // PEC hands the cargo over only now: the background polling (every 60 s) would otherwise see it first
+  // and the button, rightly, goes away for a delivered cargo
+  await sandbox(page, 'pec', `/sandbox/shipments/${code}/advance`, { status: 'Доставлен получателю' });
+  await sync.click();
   await expect(toast(operator, 'статус перевозчика: Доставлен получателю')).toBeVisible();
   await expect(stage(operator)).toHaveText('вручён получателю');
   await expect(operator.getByTestId('carrier-status-label')).toHaveText('Доставлен получателю');

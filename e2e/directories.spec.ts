@@ -204,6 +204,8 @@ test('an operator sees only the operators folder, edits their operator, and a di
   await expect(menu.getByRole('menuitem')).toHaveText([
     'заказы',
     'позиции в заказах',
+    'задачи',
+    'отчёт по заказам',
     'операторы',
     'склады',
     'тарифы',
@@ -243,6 +245,8 @@ test('a client sees the client folder, uses the calculator, and cannot write dir
   await expect(menu.getByRole('menuitem')).toHaveText([
     'заказы',
     'позиции в заказах',
+    'задачи',
+    'отчёт по заказам',
     'клиенты',
     'поставщики',
     'калькулятор',

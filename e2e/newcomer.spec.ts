@@ -167,7 +167,8 @@ test('pages name roles, fields and formats in Russian, not by their internal nam
   await admin.click();
   await expect(page.getByRole('checkbox', { name: 'администратор' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'клиент' })).toBeVisible();
-  await expect(page.getByLabel('ID в Telegram')).toBeVisible();
+  // the Telegram link is the user's own to make (ADR 0022): the admin reads it in words
+  await expect(page.getByTestId('telegram-state')).toHaveText(/^(Telegram не привязан|привязан: )/);
 
   await page.goto('/operator/1');
   const carriers = page.getByTestId('table-transport_company_data');

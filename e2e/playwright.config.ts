@@ -35,11 +35,14 @@ export default defineConfig({
   webServer: {
     command: 'node deploy/local/start.mjs',
     cwd: '..',
-    url: `${BASE_URL}/api/healthz`,
     timeout: 300_000,
     reuseExistingServer: false,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    stdout: 'ignore',
+    // the gateway answers before the services are ready and the remotes may still be building:
+    // start.mjs says when all is there (docs/adr/0032). No `url`: Playwright starts the tests on
+    // whichever comes first, the url or the line (a spec replacing a remote's files raced its build).
+    wait: { stdout: /web apps all built/ },
+    stdout: 'pipe',
     stderr: 'pipe',
     env: {
       CARAVAN_PORT_OFFSET: String(PORT_OFFSET),
@@ -47,6 +50,8 @@ export default defineConfig({
       CARAVAN_FRESH_DB: '1',
       CARAVAN_KEEP_KAFKA: '1',
       KAFKA_TOPIC_PREFIX: `e2e-${Date.now()}-`,
+      // its stdout is read for that line only: the services' logs stay out of the report, as before
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal',
     },
   },
 });

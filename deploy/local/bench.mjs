@@ -9,7 +9,18 @@
 //   7. the invoice of an order with 200 positions as PDF (cold and warm browser) and XLSX (bench/invoice.mjs, issue 11)
 //   8. wallet operations per second on one contended wallet and on 20, and debits racing for too little
 //      money (bench/wallet.mjs, issue 11)
-// BENCH_ONLY=gateway,sse,lists,web,orders,bulk,invoice,wallet runs a part of it.
+//   9. carriers: one polling round of 10,000 shipments within the sandboxes' rate limits and 256 MB, CDEK's
+//      webhook → order stage → the client's browser, and 1,000 webhooks a second without loss
+//      (bench/carriers.mjs, issue 18)
+//  10. streams: 10,000 open browser streams on one gateway, an order change to every recipient's stream, memory per
+//      stream, 1,000 notifications a second made and delivered (bench/sse.mjs, issue 19)
+//  11. capacity: what one user action costs (CPU per process, rows, bytes, events), the inputs of
+//      docs/capacity.md (bench/capacity.mjs)
+//  12. `npm start` until the login page is served, first (fresh-clone-like) and second start (bench/start.mjs,
+//      issue 21); last, as it removes the build outputs and leaves them rebuilt
+// BENCH_ONLY=gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,start runs a part of it;
+// BENCH_PORT_OFFSET moves the ports of the gateway/sse, carriers, streams, capacity, web and start parts (default +20000, web
+// +22000, start +24000).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,11 +31,13 @@ import { startSystemProcess } from './system.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
-const offset = 20000;
+const offset = Number(process.env.BENCH_PORT_OFFSET ?? 20000);
 const base = `http://127.0.0.1:${8080 + offset}`;
 const carriersUrl = `http://127.0.0.1:${4003 + offset}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const only = (process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk,invoice,wallet').split(',');
+const only = (
+  process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,start'
+).split(',');
 let failed = false;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -197,4 +210,8 @@ if (only.includes('orders')) runPart('orders.mjs');
 if (only.includes('bulk')) runPart('bulk.mjs');
 if (only.includes('invoice')) runPart('invoice.mjs');
 if (only.includes('wallet')) runPart('wallet.mjs');
+if (only.includes('carriers')) runPart('carriers.mjs');
+if (only.includes('streams')) runPart('sse.mjs');
+if (only.includes('capacity')) runPart('capacity.mjs');
+if (only.includes('start')) runPart('start.mjs');
 process.exit(failed ? 1 : 0);

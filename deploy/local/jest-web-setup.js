@@ -1,9 +1,11 @@
 // Component tests (jest project 'web', jsdom): Testing Library's matchers, the app's translations,
 // and what jsdom lacks but Blueprint and the components use.
 require('@testing-library/jest-dom');
-const { initI18n } = require('@caravan/ui-kit');
+const { initI18n, loadEnglish } = require('@caravan/ui-kit');
 
 initI18n();
+// the English table is a chunk of its own in the app; tests switch to it with i18next.changeLanguage
+globalThis.beforeAll(() => loadEnglish());
 
 if (!window.matchMedia)
   window.matchMedia = (query) => ({

@@ -3,6 +3,8 @@ export type CaughtMail = {
   to: string[];
   subject: string;
   text: string;
+  /** the HTML part, '' without one */
+  html: string;
   links: string[];
   date: string;
 };

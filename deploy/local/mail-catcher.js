@@ -20,6 +20,7 @@ async function startMailCatcher({ host = '127.0.0.1', smtpPort = 1025, httpPort 
             to: (mail.to && !Array.isArray(mail.to) ? mail.to.value : []).map((a) => a.address),
             subject: mail.subject ?? '',
             text,
+            html: typeof mail.html === 'string' ? mail.html : '',
             links: text.match(/https?:\/\/\S+/g) ?? [],
             date: new Date().toISOString(),
           });

@@ -1,7 +1,7 @@
 // `npm test`: build, infrastructure, then unit, integration (real PostgreSQL + Kafka) and e2e (Chromium)
 // tests. Ends with one line "tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildIfStale } from './build.mjs';
 import * as infra from './infra.mjs';
@@ -44,10 +44,56 @@ const kafkaWasRunning =
   }).status === 0;
 const brokers = infra.ensureKafka();
 
+// One remote's and one service's team ship alone (ADR 0034): their packages' own `npm test`, run by lerna with
+// only their dependencies. The unit step leaves these packages out, so no test runs twice.
+const SLICES = ['@caravan/mf-wallet', '@caravan/svc-payments'];
+const scoped = SLICES.flatMap((name) => ['--scope', name]).concat('--include-dependencies');
+// lerna runs its tasks through Nx: no daemon left behind, and its files in this checkout even in a git worktree
+const nx = { NX_DAEMON: 'false', NX_CACHE_DIRECTORY: path.join(root, 'node_modules/.cache/nx') };
+
+/** The folders of the slices' packages: the two packages and every package they depend on. */
+function slicedFolders() {
+  const listed = spawnSync(bin('lerna'), ['ls', '--all', ...scoped, '--json', '--loglevel', 'silent'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...nx },
+  });
+  return JSON.parse(listed.stdout || '[]').map((p) => p.location);
+}
+
+/** Runs the slices; each package's jest run appends its counts to a file (deploy/local/jest-counts.js). */
+function runSlices() {
+  const out = path.join(cache, 'slices.ndjson');
+  rmSync(out, { force: true });
+  const passed = step('slices', bin('lerna'), ['run', 'test', ...scoped, '--no-sort'], {
+    ...nx,
+    CARAVAN_TEST_COUNTS: out,
+  });
+  const runs = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [];
+  return { passed, counts: runs.length ? runs.map((line) => JSON.parse(line)) : [{ passed: 0, failed: 1 }] };
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const counts = [];
 if (want('unit')) {
+  const sliced = slicedFolders();
+  const slices = runSlices();
+  ok = slices.passed && sliced.length > 0 && ok;
+  counts.push(...slices.counts);
+
   const out = path.join(cache, 'unit.json');
-  ok = step('unit', bin('jest'), ['--selectProjects', 'unit', 'web', '--json', `--outputFile=${out}`]) && ok;
+  const leftOut = ['/node_modules/', ...sliced.map((dir) => `^${escapeRegExp(dir)}/`)];
+  ok =
+    step('unit', bin('jest'), [
+      '--selectProjects',
+      'unit',
+      'web',
+      '--testPathIgnorePatterns',
+      ...leftOut,
+      '--json',
+      `--outputFile=${out}`,
+    ]) && ok;
   counts.push(jestCounts(out));
 }
 if (want('integration')) {

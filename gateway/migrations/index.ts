@@ -1,4 +1,5 @@
-import { baseColumns, kitMigrations, type Migration } from '@caravan/service-kit';
+import { baseColumns, kitMigrations, Outbox, type Migration } from '@caravan/service-kit';
+import { publishIdentityRows } from '../src/domain/identityEvents';
 import { listIndexes } from './list_indexes';
 
 /** The identity schema: users, sessions, user↔client and user↔operator links, login attempts. */
@@ -107,6 +108,26 @@ export const migrations: Migration[] = [
         t.string('device', 64);
         t.index(['email', 'device', 'at']);
       });
+    },
+  },
+  {
+    name: '071_publish_identity',
+    async up(db) {
+      // services keep an identity replica since issue 19 (svc-orders: who hears a notification): the users
+      // and links made before it are published once, as created
+      await publishIdentityRows(db, new Outbox('gateway'), {
+        users: await db('user_table').orderBy('id'),
+        clientLinks: await db('client_user_link').orderBy('id'),
+        operatorLinks: await db('operator_user_link').orderBy('id'),
+      });
+    },
+  },
+  {
+    name: '100_publish_user_email',
+    async up(db) {
+      // a user's identity event carries their email since svc-orders mails notifications (docs/adr/0028):
+      // the users written before are published once more, so its replica knows their addresses
+      await publishIdentityRows(db, new Outbox('gateway'), { users: await db('user_table').orderBy('id') });
     },
   },
 ];

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import {
@@ -19,7 +18,6 @@ import {
   describeIssues,
   HTTP_OWNERS,
   PUBLIC_PATHS,
-  type RemoteManifest,
   type ServiceName,
   type SessionRevoked,
 } from '@caravan/contracts';
@@ -28,20 +26,24 @@ import {
   createDb,
   createKafka,
   createLogger,
+  createMailer,
   isTransientDbError,
   kafkaBrokers,
+  kafkaSasl,
   migrate,
   Outbox,
   jsonErrorHandler,
   listen,
+  nameCall,
   ProcedureRegistry,
+  startTracing,
+  traceRequests,
 } from '@caravan/service-kit';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { migrations } from '../migrations';
 import { loadGatewayConfig } from './config';
-import { createMailer } from './adapters/mail/mailer';
 import { CATALOGUE } from './catalogue';
 import { IdentityCache, type ResolvedSession } from './domain/identityCache';
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, login } from './domain/login';
@@ -59,10 +61,13 @@ import { readJson, Refusal } from './http/body';
 import { ServiceProxy } from './http/proxy';
 import { sendJson } from './http/reply';
 import { requestLog, type LoggedRequest } from './http/requestLog';
+import { openApiRoutes } from './openapi/routes';
 import { registerUserProcedures, toCurrentUser } from './procedures/user';
+import { remoteManifest } from './remotes';
 import { seedUsers } from './seed';
 import { SSE_TOPICS, SseHub } from './sse';
 import { serveBuiltFiles } from './static';
+import { gatewayMetrics } from './metrics';
 
 type AuthedRequest = LoggedRequest & { session: ResolvedSession };
 
@@ -86,17 +91,19 @@ const CALL_BODY = 5 * 1024 * 1024;
  */
 export async function startGateway(env?: Record<string, string | undefined>) {
   const config = loadGatewayConfig(env ?? process.env);
-  const log = createLogger('gateway', config.LOG_LEVEL);
+  // before the logger and the database: log lines name their trace, statements are traced (off without an endpoint)
+  const tracing = startTracing('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const log = createLogger('gateway', config.LOG_LEVEL, undefined, { traceIds: tracing.enabled });
   const db = createDb(config.DATABASE_URL, 'identity');
   await migrate(db, 'identity', migrations);
-  await seedUsers(db, log, {
+  const outbox = new Outbox('gateway');
+  // the seeded users and links are published like an admin's: the relay sends them once the bus is up
+  await seedUsers(db, outbox, log, {
     adminEmail: config.ADMIN_EMAIL,
     adminPassword: config.ADMIN_PASSWORD,
     demo: config.SEED_DEMO,
     demoPassword: config.DEMO_PASSWORD,
   });
-
-  const outbox = new Outbox('gateway');
   // every scrypt of the gateway (logins, sign-ups, recoveries) shares one bounded gate
   const scrypt = new ScryptGate();
   const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM, log);
@@ -122,7 +129,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
 
   const hub = new SseHub((tokenHash) => cache.resolveHash(tokenHash), log);
   const bus = new GatewayBus(
-    createKafka('gateway', kafkaBrokers(config), log),
+    createKafka('gateway', kafkaBrokers(config), log, kafkaSasl(config)),
     db,
     config.KAFKA_TOPIC_PREFIX,
     log,
@@ -134,6 +141,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   );
   // in the background: the gateway answers while Kafka is down (the cache's TTL bounds staleness meanwhile)
   const busReady = bus.start();
+  outbox.onCommitted = () => bus.kick();
   const afterWrite = () => {
     if (outbox.takeWritten()) bus.kick();
   };
@@ -144,11 +152,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     carriers: new URL(config.SERVICE_URL_CARRIERS),
   };
   const proxy = new ServiceProxy(log);
-  const remotes: RemoteManifest = [
-    { name: 'mf_orders', entry: `${config.REMOTE_URL_MF_ORDERS}/mf-manifest.json` },
-    { name: 'mf_wallet', entry: `${config.REMOTE_URL_MF_WALLET}/mf-manifest.json` },
-    { name: 'mf_directories', entry: `${config.REMOTE_URL_MF_DIRECTORIES}/mf-manifest.json` },
-  ];
+  const remotes = remoteManifest(config);
 
   const app = express();
   app.disable('x-powered-by');
@@ -166,11 +170,17 @@ export async function startGateway(env?: Record<string, string | undefined>) {
       filter: (req, res) => !req.url?.startsWith('/api/sse') && compression.filter(req, res),
     }),
   );
-  app.get('/api/healthz', (_req, res) => {
+  // the bare paths are the orchestrator's probes (deploy/k8s): without them the shell's page would answer them
+  app.get(['/api/healthz', '/healthz'], (_req, res) => {
     res.json(ok('alive'));
   });
-  app.get('/api/readyz', (_req, res) => {
+  app.get(['/api/readyz', '/readyz'], (_req, res) => {
     res.status(bus.ready ? 200 : 503).json(bus.ready ? ok('ready') : fail(MESSAGES.serviceUnavailable));
+  });
+  // not under /api: the ingress sends only /api to the gateway, so Prometheus (inside) sees this and browsers do not
+  const metrics = gatewayMetrics(db, () => hub.size);
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
   });
   app.get('/api/catalogue', (_req, res) => {
     res.json(ok(CATALOGUE));
@@ -178,6 +188,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   app.get('/api/remotes', (_req, res) => {
     res.json(ok(remotes));
   });
+  app.use(openApiRoutes());
 
   /** A public JSON endpoint: a small body checked by the schema, a refusal in words, the reply `{ok, result, message}`. */
   const publicCall =
@@ -346,15 +357,16 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     // Users who are not working may only ask who they are (the shell then shows their page).
     if (session.user.state !== 'working' && body.data.method !== 'user_current')
       return reply(403, fail(session.user.state === 'fired' ? MESSAGES.fired : MESSAGES.waitingAuth));
+    nameCall('POST /api/call_pg_func', body.data.method);
     const owner = ownerOfMethod(body.data.method);
     if (!owner) return reply(200, fail(MESSAGES.unknownMethod(body.data.method)));
     if (owner === 'gateway') {
       const ctx = { identity: session.identity, db, log: log.child({ reqId: requestId }), requestId, outbox };
       const { status, reply: result } = await registry.call(ctx, body.data.method, body.data.params);
       if (outbox.takeWritten()) {
-        // a user or a link changed here: this instance forgets at once, the others on the event
+        // a user or a link changed here: this instance's calls re-read their sessions at once; its streams, like
+        // every other instance's, follow the identity event, which names whose (events.ts)
         cache.clear();
-        void hub.revalidate(() => true);
         bus.kick();
       }
       return reply(status, result);
@@ -405,8 +417,9 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     res.status(404).json(fail(`неизвестный путь ${req.path}`));
   });
 
-  if (config.SHELL_DIST && existsSync(config.SHELL_DIST)) {
-    // precompressed .br/.gz as the browser accepts, a year of cache for hashed names, the page for routes
+  if (config.SHELL_DIST) {
+    // precompressed .br/.gz as the browser accepts, a year of cache for hashed names, the page for routes;
+    // files looked up per request: `npm start` starts the gateway while the shell builds (docs/adr/0032)
     app.use(serveBuiltFiles(path.resolve(config.SHELL_DIST), { spa: true }));
   }
 
@@ -417,11 +430,11 @@ export async function startGateway(env?: Record<string, string | undefined>) {
   app.use(jsonErrorHandler);
 
   const http = await listen(
-    (req: IncomingMessage, res: ServerResponse) => {
+    traceRequests((req: IncomingMessage, res: ServerResponse) => {
       if (req.method === 'POST' && req.url === '/api/call_pg_func')
         handleCall(req, res).catch((err) => answerFailedCall(req, res, err));
       else void app(req, res);
-    },
+    }),
     config.HOST,
     config.PORT,
     log,
@@ -436,6 +449,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
       await http.close();
       proxy.close();
       await db.destroy();
+      await tracing.stop();
     })());
   return { url: http.url, db, hub, cache, bus, busReady, log, stop };
 }

@@ -1,6 +1,12 @@
 import { loadConfig } from '@caravan/service-kit';
 import { z } from 'zod';
 
+/** A semantic version (a folder name on the remote's origin), or empty for none. */
+const remoteVersion = z
+  .string()
+  .regex(/^$|^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'a version such as 1.2.0, or empty')
+  .default('');
+
 export const GatewayEnv = {
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SERVICE_URL_ORDERS: z.url().default('http://127.0.0.1:4001'),
@@ -9,6 +15,10 @@ export const GatewayEnv = {
   REMOTE_URL_MF_ORDERS: z.url().default('http://127.0.0.1:8081'),
   REMOTE_URL_MF_WALLET: z.url().default('http://127.0.0.1:8082'),
   REMOTE_URL_MF_DIRECTORIES: z.url().default('http://127.0.0.1:8083'),
+  /** A pinned release of a remote: its origin's `/<version>/` folder; empty: the origin's root (ADR 0035). */
+  REMOTE_MF_ORDERS_VERSION: remoteVersion,
+  REMOTE_MF_WALLET_VERSION: remoteVersion,
+  REMOTE_MF_DIRECTORIES_VERSION: remoteVersion,
   SHELL_DIST: z.string().default(''),
   /** Where the browser reaches the product: the base of the links in mails. */
   PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),

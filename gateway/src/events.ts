@@ -4,10 +4,18 @@ import {
   EVENT_TYPES,
   EventEnvelope,
   IDENTITY_TOPIC,
+  type Identity,
   prefixedTopic,
   SessionRevoked,
 } from '@caravan/contracts';
-import { createProducer, ensureTopics, OutboxRelay, type Db, type Logger } from '@caravan/service-kit';
+import {
+  consumeTraced,
+  createProducer,
+  ensureTopics,
+  OutboxRelay,
+  type Db,
+  type Logger,
+} from '@caravan/service-kit';
 import type { Consumer, Kafka, Producer } from 'kafkajs';
 import type { IdentityCache } from './domain/identityCache';
 import type { SseHub } from './sse';
@@ -34,9 +42,26 @@ export function applyIdentityEvent(envelope: EventEnvelope, cache: IdentityCache
     cache.dropUser(change.id);
     void hub.revalidate((c) => c.userId === change.id);
   } else if ((IDENTITY_ENTITIES.links as readonly string[]).includes(change.entity)) {
-    cache.clear();
-    void hub.revalidate(() => true);
+    const touched = touchedByLink(change);
+    cache.dropWhere(touched);
+    void hub.revalidate((c) => touched(c.userId, c.identity));
   }
+}
+
+/**
+ * Whose identity a link's change may alter: its user's, and — as a link may have moved from another user —
+ * everyone's who holds its client or operator. Only those sessions are re-read (with 10,000 open streams a
+ * link changed is 10,000 session reads otherwise). A row without its columns touches everyone.
+ */
+export function touchedByLink(change: EntityChanged): (userId: number, identity: Identity) => boolean {
+  const userId = Number(change.row.user_table_id);
+  const clientId = Number(change.row.client_id);
+  const operatorId = Number(change.row.operator_id);
+  if (!Number.isInteger(userId)) return () => true;
+  return (user, identity) =>
+    user === userId ||
+    (change.entity === 'client_user_link' && identity.client_ids.includes(clientId)) ||
+    (change.entity === 'operator_user_link' && identity.operator_ids.includes(operatorId));
 }
 
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000];
@@ -114,27 +139,34 @@ export class GatewayBus {
       consumer.on(consumer.events.GROUP_JOIN, () => resolve());
       this.onStop = resolve; // a stop while joining ends the wait
     });
-    const identityTopic = prefixedTopic(this.topicPrefix, IDENTITY_TOPIC);
     for (const topic of [...this.sseTopics, IDENTITY_TOPIC])
       await consumer.subscribe({ topic: prefixedTopic(this.topicPrefix, topic), fromBeginning: false });
     await consumer.run({
-      eachMessage: async ({ topic, message }) => {
-        let envelope: EventEnvelope;
-        try {
-          envelope = EventEnvelope.parse(JSON.parse(message.value?.toString('utf8') ?? ''));
-        } catch (err) {
-          this.log.warn({ err, topic }, 'skipping an invalid event');
-          return;
-        }
-        try {
-          if (topic === identityTopic) this.handlers.identity(envelope);
-          else this.handlers.sse(topic, envelope);
-        } catch (err) {
-          this.log.warn({ err, topic }, 'event not applied');
-        }
-      },
+      // an instance's group is its own and starts at the newest events: its offsets are never read back, and
+      // committing them after every partition's batch put a broker round trip between each batch and the next
+      autoCommit: false,
+      eachMessage: ({ topic, message }) =>
+        consumeTraced(topic, 'gateway', message.headers, async () => this.apply(topic, message.value)),
     });
     await joined;
+  }
+
+  /** One consumed event: to the identity cache, or to the streams of whoever may see it. */
+  private apply(topic: string, value: Buffer | null) {
+    const identityTopic = prefixedTopic(this.topicPrefix, IDENTITY_TOPIC);
+    let envelope: EventEnvelope;
+    try {
+      envelope = EventEnvelope.parse(JSON.parse(value?.toString('utf8') ?? ''));
+    } catch (err) {
+      this.log.warn({ err, topic }, 'skipping an invalid event');
+      return;
+    }
+    try {
+      if (topic === identityTopic) this.handlers.identity(envelope);
+      else this.handlers.sse(topic, envelope);
+    } catch (err) {
+      this.log.warn({ err, topic }, 'event not applied');
+    }
   }
 
   private async disconnect() {

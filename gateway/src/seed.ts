@@ -1,5 +1,7 @@
-import type { Db, Logger } from '@caravan/service-kit';
+import { EVENT_TYPES, IDENTITY_TOPIC, type EntityChanged } from '@caravan/contracts';
+import type { Db, Logger, Outbox } from '@caravan/service-kit';
 import { hashPassword } from './domain/passwords';
+import { userEventRow } from './procedures/user';
 
 type SeedUser = {
   email: string;
@@ -11,21 +13,41 @@ type SeedUser = {
   operator_id?: number;
 };
 
-async function ensureUser(db: Db, user: SeedUser, password: string): Promise<boolean> {
+/** The entity-changed event the admin's own write would publish: the services keep these users and links as replicas. */
+const created = (entity: string, row: Record<string, unknown> & { id: number }) => {
+  const data: EntityChanged = { entity, id: row.id, op: 'created', row: JSON.parse(JSON.stringify(row)) };
+  return { topic: IDENTITY_TOPIC, key: row.id, type: EVENT_TYPES.entityChanged, actor: null, data };
+};
+
+async function ensureUser(db: Db, outbox: Outbox, user: SeedUser, password: string): Promise<boolean> {
   const exists = await db('user_table').whereRaw('lower(email) = ?', [user.email]).first();
   if (exists) return false;
   const { client_id, operator_id, ...fields } = user;
-  const [row] = await db('user_table')
-    .insert({ ...fields, password_hash: await hashPassword(password), email_confirmed_at: db.fn.now() })
-    .returning('id');
-  if (client_id) await db('client_user_link').insert({ client_id, user_table_id: row.id });
-  if (operator_id) await db('operator_user_link').insert({ operator_id, user_table_id: row.id });
+  const password_hash = await hashPassword(password);
+  await db.transaction(async (trx) => {
+    const [row] = await trx('user_table')
+      .insert({ ...fields, password_hash, email_confirmed_at: trx.fn.now() })
+      .returning('*');
+    await outbox.write(trx, created('user', userEventRow(row)));
+    const links = [
+      ['client_user_link', { client_id }],
+      ['operator_user_link', { operator_id }],
+    ] as const;
+    for (const [table, owner] of links) {
+      if (!Object.values(owner)[0]) continue;
+      const [link] = await trx(table)
+        .insert({ ...owner, user_table_id: row.id })
+        .returning('*');
+      await outbox.write(trx, created(table, link));
+    }
+  });
   return true;
 }
 
 /** The admin always exists; demo users (operator, clients, a waiting one) only with SEED_DEMO. */
 export async function seedUsers(
   db: Db,
+  outbox: Outbox,
   log: Logger,
   o: { adminEmail: string; adminPassword: string; demo: boolean; demoPassword: string },
 ) {
@@ -36,7 +58,7 @@ export async function seedUsers(
     roles: ['admin'],
     state: 'working',
   };
-  if (await ensureUser(db, admin, o.adminPassword)) log.info({ email: o.adminEmail }, 'admin seeded');
+  if (await ensureUser(db, outbox, admin, o.adminPassword)) log.info({ email: o.adminEmail }, 'admin seeded');
   if (!o.demo) return;
   const demo: SeedUser[] = [
     {
@@ -87,5 +109,5 @@ export async function seedUsers(
       state: 'waiting_auth',
     },
   ];
-  for (const user of demo) await ensureUser(db, user, o.demoPassword);
+  for (const user of demo) await ensureUser(db, outbox, user, o.demoPassword);
 }

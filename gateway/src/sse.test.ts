@@ -1,6 +1,8 @@
 import { EVENT_TYPES, GOODS_MOVED_EVENT, type EventEnvelope, type Identity } from '@caravan/contracts';
 import { createLogger } from '@caravan/service-kit';
 import type { Response } from 'express';
+import type { IdentityCache } from './domain/identityCache';
+import { applyIdentityEvent } from './events';
 import { ALL_STREAMS, SseHub } from './sse';
 
 const admin: Identity = {
@@ -19,6 +21,7 @@ function browser() {
   return {
     res: res as unknown as Response,
     titles: () => written.map((w) => /"title":"([^"]*)"/.exec(w)?.[1]),
+    types: () => written.map((w) => /"type":"([^"]*)"/.exec(w)?.[1]),
   };
 }
 
@@ -164,5 +167,135 @@ describe('SSE fan-out', () => {
       ['order', 'client_order_position', 5],
     ]);
     expect(strangerWritten).toEqual([]);
+  });
+
+  it("sends a notification only to the user it names: not to an admin, not to the same client's other user", () => {
+    hub = new SseHub(async () => null, createLogger('test', 'silent'));
+    const client: Identity = { ...admin, roles: ['client'], client_ids: [1] };
+    const recipient = browser();
+    const sameClient = browser();
+    const anAdmin = browser();
+    const bell = browser();
+    hub.add({ identity: client, userId: 2, tokenHash: 'a', type: ALL_STREAMS, res: recipient.res });
+    hub.add({ identity: client, userId: 5, tokenHash: 'b', type: ALL_STREAMS, res: sameClient.res });
+    hub.add({ identity: admin, userId: 1, tokenHash: 'c', type: ALL_STREAMS, res: anAdmin.res });
+    hub.add({ identity: client, userId: 2, tokenHash: 'd', type: 'notification', res: bell.res });
+    hub.dispatch({
+      ...walletEvent(1, ''),
+      source: 'svc-orders',
+      key: '70',
+      data: {
+        entity: 'notification',
+        id: 70,
+        op: 'created',
+        row: { id: 70, title: 'заказ отправлен в РФ', user_table_id: 2, client_id: 1 },
+      },
+    });
+    expect(recipient.titles()).toEqual(['заказ отправлен в РФ']);
+    expect(bell.titles()).toEqual(['заказ отправлен в РФ']);
+    expect(sameClient.titles()).toEqual([]);
+    expect(anAdmin.titles()).toEqual([]);
+  });
+
+  it("streams a chat's messages to the order's participants only: its client, its operator, admins (docs/adr/0023)", () => {
+    hub = new SseHub(async () => null, createLogger('test', 'silent'));
+    const streams = {
+      client: browser(),
+      operator: browser(),
+      admin: browser(),
+      otherClient: browser(),
+      otherOperator: browser(),
+      anotherChat: browser(),
+    };
+    const as = (client_ids: number[], operator_ids: number[], roles: Identity['roles']): Identity => ({
+      ...admin,
+      roles,
+      client_ids,
+      operator_ids,
+    });
+    const open = (identity: Identity, b: ReturnType<typeof browser>, type = ALL_STREAMS, param?: number) =>
+      hub.add({ identity, userId: 9, tokenHash: 'x', type, ...(param ? { param } : {}), res: b.res });
+    open(as([1], [], ['client']), streams.client, 'chat_item', 12);
+    open(as([], [3], ['operator']), streams.operator);
+    open(admin, streams.admin, 'chat_item', 12);
+    open(as([2], [], ['client']), streams.otherClient);
+    // serves client 1 too, but the order is operator 3's
+    open(as([], [4], ['operator']), streams.otherOperator);
+    open(as([1], [], ['client']), streams.anotherChat, 'chat_item', 13);
+    hub.dispatch({
+      ...walletEvent(1, ''),
+      source: 'svc-orders',
+      key: '80',
+      data: {
+        entity: 'chat_message',
+        id: 80,
+        op: 'created',
+        row: { id: 80, chat_id: 12, title: 'Когда выкуп?', client_id: 1, operator_id: 3, table_id: 5 },
+      },
+    });
+    expect(streams.client.titles()).toEqual(['Когда выкуп?']);
+    // a browser's one stream carries it once per type it feeds: the chat box and the card's timeline (ADR 0029)
+    expect(streams.operator.titles()).toEqual(['Когда выкуп?', 'Когда выкуп?']);
+    expect(streams.operator.types().sort()).toEqual(['chat_item', 'client_order_item']);
+    expect(streams.admin.titles()).toEqual(['Когда выкуп?']);
+    expect(streams.otherClient.titles()).toEqual([]);
+    expect(streams.otherOperator.titles()).toEqual([]);
+    expect(streams.anotherChat.titles()).toEqual([]);
+  });
+
+  it("follows a user's links as they change: a client unlinked stops hearing its orders, the new one starts", async () => {
+    const client: Identity = { ...admin, roles: ['client'], client_ids: [1] };
+    let now = client;
+    hub = new SseHub(
+      async () => ({ tokenHash: 'a', user: { state: 'working' }, identity: now, signed: '' }) as never,
+      createLogger('test', 'silent'),
+    );
+    const b = browser();
+    hub.add({ identity: client, userId: 2, tokenHash: 'a', type: 'order', res: b.res });
+    const order = (seq: number, clientId: number, title: string): EventEnvelope => ({
+      ...walletEvent(seq, ''),
+      source: 'svc-orders',
+      key: String(seq),
+      data: { entity: 'client_order', id: seq, op: 'updated', row: { id: seq, title, client_id: clientId } },
+    });
+    hub.dispatch(order(1, 1, 'заказ клиента 1'));
+    now = { ...client, client_ids: [2] };
+    await hub.revalidate(() => true);
+    hub.dispatch(order(2, 1, 'ещё заказ клиента 1'));
+    hub.dispatch(order(3, 2, 'заказ клиента 2'));
+    expect(b.titles()).toEqual(['заказ клиента 1', 'заказ клиента 2']);
+  });
+
+  it('re-reads, on a link changed, only the sessions it may alter: its user and the holders of its client', async () => {
+    const read: string[] = [];
+    hub = new SseHub(
+      async (hash) => {
+        read.push(hash);
+        return null;
+      },
+      createLogger('test', 'silent'),
+    );
+    const as = (client_ids: number[]): Identity => ({ ...admin, roles: ['client'], client_ids });
+    hub.add({ identity: as([]), userId: 7, tokenHash: 'linked', res: browser().res });
+    hub.add({ identity: as([3]), userId: 8, tokenHash: 'held-before', res: browser().res });
+    hub.add({ identity: as([4]), userId: 9, tokenHash: 'untouched', res: browser().res });
+    const cache = { dropWhere: jest.fn() } as unknown as IdentityCache;
+    applyIdentityEvent(
+      {
+        ...walletEvent(1, ''),
+        source: 'gateway',
+        data: {
+          entity: 'client_user_link',
+          id: 1,
+          op: 'updated',
+          row: { id: 1, client_id: 3, user_table_id: 7 },
+        },
+      },
+      cache,
+      hub,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(read.sort()).toEqual(['held-before', 'linked']);
+    expect(cache.dropWhere).toHaveBeenCalledTimes(1);
   });
 });

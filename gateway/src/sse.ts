@@ -1,11 +1,16 @@
 import {
   acquiringPayment,
+  chat,
+  chatMessage,
   clientOrder,
   clientOrderPosition,
   ENTITY_TOPICS,
+  notification,
   EntityChanged,
   EVENT_TYPES,
   finOperation,
+  isAdmin,
+  task,
   wallet,
   type EntityContract,
   type EventEnvelope,
@@ -15,13 +20,22 @@ import { ownsValues, type Logger, type Ownership } from '@caravan/service-kit';
 import type { Response } from 'express';
 import type { ResolvedSession } from './domain/identityCache';
 
-/** One entity feeding a stream: who owns its rows, and which row field the stream's param matches. */
+/**
+ * One entity feeding a stream: who may see its rows — their owners (`ownership`, admins see every row)
+ * or only the one user a row names (`recipient`: a notification, not even an admin sees another's) —
+ * and which row field the stream's param matches.
+ */
 type Feed = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   contract: EntityContract<any>;
-  ownership: Ownership;
   paramField: string;
-};
+} & ({ ownership: Ownership; recipient?: undefined } | { recipient: string; ownership?: undefined });
+
+/** May this stream's user see this row of the feed? */
+const sees = (client: SseClient, feed: Feed, row: Record<string, unknown>) =>
+  feed.recipient !== undefined
+    ? Number(row[feed.recipient]) === client.userId
+    : ownsValues(client.identity, feed.ownership, row);
 const ORDER_OWNERS: Ownership = { client: 'client_id', operator: 'operator_id' };
 const orderFeeds: Feed[] = [
   { contract: clientOrder, ownership: ORDER_OWNERS, paramField: 'id' },
@@ -36,10 +50,29 @@ const acquiringFeed = (paramField: string): Feed => ({
 });
 
 /**
+ * Tasks and chats of an order (docs/adr/0023): their rows and messages' events carry the order's client
+ * and operator (svc-orders keeps them on the row, or adds them in toEvent), so only the order's
+ * participants — its client's users, its operator's users, admins — receive them.
+ */
+const orderCardFeeds: Feed[] = [
+  { contract: task, ownership: ORDER_OWNERS, paramField: 'table_id' },
+  { contract: chat, ownership: ORDER_OWNERS, paramField: 'table_id' },
+  // the card's timeline tells the chat's messages (docs/adr/0025)
+  { contract: chatMessage, ownership: ORDER_OWNERS, paramField: 'table_id' },
+];
+/** An open chat box (param: the chat's id): the chat and its messages. */
+const chatFeeds: Feed[] = [
+  { contract: chat, ownership: ORDER_OWNERS, paramField: 'id' },
+  { contract: chatMessage, ownership: ORDER_OWNERS, paramField: 'chat_id' },
+];
+
+/**
  * Browser stream types (spec §7) and the entities whose changes feed each one: `wallet_item` (param: a
  * wallet id: the wallet, its movements, its payments through the bank), `client_order_item` (param: an
  * order id, the open card: the order, its positions and its payments through the bank),
- * `order` (every order and position the user may see, for lists). A stream without a type gets every
+ * `order` (every order and position the user may see, for lists), `notification` (the user's own),
+ * `chat_item` (param: a chat id, the open chat box: the chat and its messages; ours, docs/adr/0023). A stream
+ * without a type gets every
  * type. Each message names its `entity` and its `param` (the row's value of the type's param field).
  * The stream of type `*` (ALL_STREAMS) is a browser's one stream (docs/adr/0017): each change once per
  * type it feeds, as unnamed messages, every subscription of every tab picked out by the browser.
@@ -50,8 +83,11 @@ const STREAMS: Record<string, Feed[]> = {
     { contract: finOperation, ownership: finOperation.ownership!, paramField: 'wallet_id' },
     acquiringFeed('wallet_id'),
   ],
-  client_order_item: [...orderFeeds, acquiringFeed('client_order_id')],
+  client_order_item: [...orderFeeds, acquiringFeed('client_order_id'), ...orderCardFeeds],
   order: orderFeeds,
+  // the user's own notifications (new, gathered, read in another tab): the bell and the drawer
+  notification: [{ contract: notification, recipient: 'user_table_id', paramField: 'id' }],
+  chat_item: chatFeeds,
 };
 
 /** The stream type of a browser's one stream carrying all its subscriptions (docs/adr/0017). */
@@ -86,6 +122,8 @@ const HEARTBEAT_EVERY_MS = 25_000;
  */
 export class SseHub {
   private readonly clients = new Set<SseClient>();
+  /** Who may receive a row, by the keys `sees` checks: a change looks at these streams only, not at every one. */
+  private readonly index = new StreamIndex();
   private readonly timers: NodeJS.Timeout[] = [];
   /** The newest event seen per entity row: an older one arriving late (another relay, a redelivery) is dropped. */
   private readonly newest = new Map<string, number>();
@@ -101,7 +139,13 @@ export class SseHub {
 
   add(client: SseClient) {
     this.clients.add(client);
-    client.res.on('close', () => this.clients.delete(client));
+    this.index.add(client);
+    client.res.on('close', () => this.forget(client));
+  }
+
+  private forget(client: SseClient) {
+    this.clients.delete(client);
+    this.index.remove(client);
   }
 
   get size() {
@@ -109,7 +153,7 @@ export class SseHub {
   }
 
   private end(client: SseClient) {
-    this.clients.delete(client);
+    this.forget(client);
     client.res.end();
   }
 
@@ -127,7 +171,11 @@ export class SseHub {
       try {
         const session = await this.resolve(client.tokenHash);
         if (!session || session.user.state !== 'working') this.end(client);
-        else client.identity = session.identity;
+        else if (session.identity !== client.identity && this.clients.has(client)) {
+          this.index.remove(client);
+          client.identity = session.identity;
+          this.index.add(client);
+        }
       } catch (err) {
         this.log.warn({ err }, 'sse: session check failed, keeping the stream until the next check');
       }
@@ -160,11 +208,11 @@ export class SseHub {
         amount: change.row.amount,
         item: change.row,
       });
-      for (const client of this.clients) {
+      for (const client of this.index.candidates(feed, change.row)) {
         const all = client.type === ALL_STREAMS;
         if (!all && (client.type ? client.type !== type : type !== types[0]![0])) continue;
         if (client.param !== undefined && client.param !== param) continue;
-        if (!ownsValues(client.identity, feed.ownership, change.row)) continue;
+        if (!sees(client, feed, change.row)) continue;
         client.res.write(all ? `data: ${payload}\n\n` : `event: ${type}\ndata: ${payload}\n\n`);
         this.delivered++;
       }
@@ -194,5 +242,62 @@ export class SseHub {
     for (const timer of this.timers) clearInterval(timer);
     for (const client of this.clients) client.res.end();
     this.clients.clear();
+    this.index.clear();
+  }
+}
+
+/**
+ * The open streams by what makes a row theirs (the keys of `sees` / ownsValues): the user, each client and
+ * operator of the identity's roles, admin. A change's candidates are the streams under its row's keys, so
+ * fanning it out costs its recipients, not every stream of the gateway; `sees` still decides.
+ */
+type Streams = Map<number, Set<SseClient>>;
+class StreamIndex {
+  private readonly byUser: Streams = new Map();
+  private readonly byClient: Streams = new Map();
+  private readonly byOperator: Streams = new Map();
+  private readonly admins = new Set<SseClient>();
+
+  add(client: SseClient) {
+    for (const [map, key] of this.keys(client)) {
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(client);
+    }
+    if (isAdmin(client.identity)) this.admins.add(client);
+  }
+
+  remove(client: SseClient) {
+    for (const [map, key] of this.keys(client)) {
+      const set = map.get(key);
+      set?.delete(client);
+      if (set?.size === 0) map.delete(key);
+    }
+    this.admins.delete(client);
+  }
+
+  clear() {
+    for (const map of [this.byUser, this.byClient, this.byOperator]) map.clear();
+    this.admins.clear();
+  }
+
+  /** The streams that may see this row of the feed (each once). */
+  candidates(feed: Feed, row: Record<string, unknown>): Iterable<SseClient> {
+    if (feed.recipient !== undefined) return this.byUser.get(Number(row[feed.recipient])) ?? [];
+    const found = new Set<SseClient>(this.admins);
+    const add = (set: Set<SseClient> | undefined) => set?.forEach((c) => found.add(c));
+    if (feed.ownership.operator) add(this.byOperator.get(Number(row[feed.ownership.operator])));
+    if (feed.ownership.client) add(this.byClient.get(Number(row[feed.ownership.client])));
+    return found;
+  }
+
+  private keys(client: SseClient): [Streams, number][] {
+    const { identity } = client;
+    const under = (map: Streams, ids: number[]) => ids.map((id): [Streams, number] => [map, id]);
+    return [
+      [this.byUser, client.userId],
+      ...(identity.roles.includes('client') ? under(this.byClient, identity.client_ids) : []),
+      ...(identity.roles.includes('operator') ? under(this.byOperator, identity.operator_ids) : []),
+    ];
   }
 }

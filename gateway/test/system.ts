@@ -18,14 +18,21 @@ export type System = {
 export async function startSystem(): Promise<System> {
   if (!process.env.SYSTEM_DATABASE_URL)
     throw new Error('SYSTEM_DATABASE_URL is set by the integration global setup');
-  const env = { ...process.env, DATABASE_URL: process.env.SYSTEM_DATABASE_URL, SEED_DEMO: 'true', PORT: '0' };
+  const mail = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+  // the gateway's account mail and svc-orders' notification mail reach the same catcher
+  const env = {
+    ...process.env,
+    DATABASE_URL: process.env.SYSTEM_DATABASE_URL,
+    SEED_DEMO: 'true',
+    PORT: '0',
+    SMTP_URL: mail.smtpUrl,
+  };
   const services = await Promise.all([
     startService(ordersService(env)),
     startService(paymentsService(env)),
     startService(carriersService(env)),
   ]);
   const [orders, payments, carriers] = services as [RunningService, RunningService, RunningService];
-  const mail = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   const gateway = await startGateway({
     ...env,
     SERVICE_URL_ORDERS: orders.url,
@@ -35,7 +42,6 @@ export async function startSystem(): Promise<System> {
     LOGIN_MAX_FAILURES_PER_ACCOUNT_FROM_STRANGERS: '5',
     // the tests play callers at several addresses through X-Forwarded-For from the loopback "proxy"
     TRUSTED_PROXIES: 'loopback',
-    SMTP_URL: mail.smtpUrl,
   });
   await gateway.busReady;
   const extraGateways: Awaited<ReturnType<typeof startGateway>>[] = [];
@@ -51,7 +57,6 @@ export async function startSystem(): Promise<System> {
         SERVICE_URL_ORDERS: orders.url,
         SERVICE_URL_PAYMENTS: payments.url,
         SERVICE_URL_CARRIERS: carriers.url,
-        SMTP_URL: mail.smtpUrl,
       });
       extraGateways.push(another);
       await another.busReady;

@@ -10,6 +10,9 @@ import { SHARED_LOADERS } from './shared';
 /** Filled in at build time by the webpack config: { [package]: { version, requiredVersion } }. */
 const VERSIONS = __CARAVAN_SHARED_VERSIONS__;
 
+/** What the shell provides and accepts of each singleton: remotes are checked against it before loading. */
+export const SHARED_VERSIONS = VERSIONS;
+
 let host = null;
 
 /** The federation instance of the shell, created once. */

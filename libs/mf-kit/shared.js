@@ -12,6 +12,7 @@ const SHARED_LOADERS = {
   'react-i18next': () => import('react-i18next'),
   '@caravan/ui-kit': () => import('@caravan/ui-kit'),
   '@caravan/contracts': () => import('@caravan/contracts'),
+  '@caravan/slots': () => import('@caravan/slots'),
 };
 
 module.exports = { SHARED_LOADERS };

@@ -1,5 +1,5 @@
 import type { Role } from '@caravan/contracts';
-import { type RemoteRoute } from '@caravan/ui-kit';
+import type { RemoteRoute } from '@caravan/slots';
 import { lazy } from 'react';
 import './i18n';
 import type { ScreenName } from './screens';

@@ -1,20 +1,27 @@
-import { addTranslations, type RemoteRoute } from '@caravan/ui-kit';
+import type { RemoteRoute } from '@caravan/slots';
+import { addTranslations } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
-/** Order-side screens: orders and their positions, clients and providers. */
+/** Order-side screens: orders and their positions, clients and providers, the notifications (admin). */
 addTranslations('ru', {
   menu: {
     client: 'клиенты',
     provider: 'поставщики',
     client_order: 'заказы',
     client_order_position: 'позиции в заказах',
+    notification: 'уведомления',
+    task: 'задачи',
+    client_order_report: 'отчёт по заказам',
   },
   pages: {
     client: 'Клиенты',
     provider: 'Поставщики',
     client_order: 'Заказы',
     client_order_position: 'Позиции в заказах',
+    notification: 'Уведомления',
+    task: 'Задачи',
   },
+  tasks: { scope: { mine: 'мои', authored: 'поставленные мной', finished: 'завершённые', all: 'все' } },
   clientTypes: { self: 'физлицо', company: 'компания' },
   orders: {
     move: {
@@ -156,13 +163,19 @@ addTranslations('en', {
     provider: 'providers',
     client_order: 'orders',
     client_order_position: 'order positions',
+    notification: 'notifications',
+    task: 'tasks',
+    client_order_report: 'order report',
   },
   pages: {
     client: 'Clients',
     provider: 'Providers',
     client_order: 'Orders',
     client_order_position: 'Order positions',
+    notification: 'Notifications',
+    task: 'Tasks',
   },
+  tasks: { scope: { mine: 'mine', authored: 'set by me', finished: 'finished', all: 'all' } },
   clientTypes: { self: 'individual', company: 'company' },
   orders: {
     move: {
@@ -303,7 +316,7 @@ addTranslations('en', {
   },
 });
 
-type ScreenName = 'client' | 'provider' | 'client_order' | 'client_order_position';
+type ScreenName = 'client' | 'provider' | 'client_order' | 'client_order_position' | 'notification' | 'task';
 const screen = (name: ScreenName) =>
   lazy(() => import('./screens').then((m) => ({ default: m.screens[name] })));
 
@@ -323,6 +336,22 @@ const routes: RemoteRoute[] = [
     Component: screen('client_order_position'),
   },
   {
+    // issue 19: each user's tasks (a client: their orders' tasks)
+    path: 'task',
+    label: 'menu.task',
+    roles: ['admin', 'operator', 'client'],
+    icon: 'tick-circle',
+    Component: screen('task'),
+  },
+  {
+    path: 'client_order_report',
+    label: 'menu.client_order_report',
+    roles: ['admin', 'operator', 'client'],
+    icon: 'th',
+    // its own chunk: the charts and tables load only when the report is opened
+    Component: lazy(() => import('./report/ReportPage')),
+  },
+  {
     path: 'client',
     label: 'menu.client',
     folder: 'client',
@@ -337,6 +366,14 @@ const routes: RemoteRoute[] = [
     roles: ['admin', 'client'],
     icon: 'shop',
     Component: screen('provider'),
+  },
+  {
+    path: 'notification',
+    label: 'menu.notification',
+    folder: 'admin',
+    roles: ['admin'],
+    icon: 'notifications',
+    Component: screen('notification'),
   },
 ];
 export default routes;

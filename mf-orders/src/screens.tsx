@@ -1,8 +1,10 @@
 import { baseApi, EntityScreens, useServerEvents, type AppStore } from '@caravan/ui-kit';
 import { useDispatch } from 'react-redux';
 import { clientView, providerView } from './views/client';
+import { notificationView } from './views/notification';
 import { orderView } from './views/order';
 import { positionView } from './views/position';
+import { taskView } from './views/task';
 
 /** Lists of orders and positions stay live: a change the user may see refreshes them (SSE `order`). */
 function useLiveOrderLists() {
@@ -15,9 +17,13 @@ function useLiveOrderLists() {
       ]),
     ),
   );
+  // the unread marks of the orders' chats: any message of a chat the user may see
+  useServerEvents('chat_item', undefined, () =>
+    dispatch(baseApi.util.invalidateTags([{ type: 'Entity', id: 'chat_unread' }])),
+  );
 }
 
-/** The order side: orders and positions, clients and providers. */
+/** The order side: orders and positions, clients and providers, the admin list of notifications. */
 export const screens = {
   client: function ClientScreens() {
     return <EntityScreens view={clientView} />;
@@ -29,8 +35,14 @@ export const screens = {
     useLiveOrderLists();
     return <EntityScreens view={orderView} />;
   },
+  task: function TaskScreens() {
+    return <EntityScreens view={taskView} />;
+  },
   client_order_position: function PositionScreens() {
     useLiveOrderLists();
     return <EntityScreens view={positionView} />;
+  },
+  notification: function NotificationScreens() {
+    return <EntityScreens view={notificationView} />;
   },
 };

@@ -1,5 +1,6 @@
 import { WALLET_MESSAGES } from '@caravan/contracts';
-import { addTranslations, provideSlot, type RemoteRoute } from '@caravan/ui-kit';
+import { provideSlot, type RemoteRoute } from '@caravan/slots';
+import { addTranslations } from '@caravan/ui-kit';
 import { lazy } from 'react';
 
 /**
@@ -26,6 +27,7 @@ addTranslations('ru', {
     toast: 'кошелёк «{{title}}» обновлён: {{amount}}',
     updated: 'обновлено: «{{title}}», баланс {{amount}}',
   },
+  walletModule: { version: 'модуль кошельков, версия {{version}}' },
   wallets: {
     balance: 'баланс',
     close: 'закрыть',
@@ -101,6 +103,7 @@ addTranslations('en', {
     toast: 'wallet “{{title}}” updated: {{amount}}',
     updated: 'updated: “{{title}}”, balance {{amount}}',
   },
+  walletModule: { version: 'wallets module, version {{version}}' },
   fields: {
     wallet_id: 'wallet',
     datetime: 'time',

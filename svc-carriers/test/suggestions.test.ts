@@ -5,6 +5,7 @@ import {
   DEV_IDENTITY_SECRET,
   identityOf,
   signIdentity,
+  readRequestBody,
   startService,
   type RunningService,
 } from '@caravan/service-kit';
@@ -16,12 +17,7 @@ const seen: Seen[] = [];
 let fake: Server;
 let failNext = false;
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => resolve(body));
-  });
+const readBody = (req: IncomingMessage) => readRequestBody(req, Infinity);
 
 const ANSWERS: Record<string, unknown> = {
   '/suggestions/api/4_1/rs/suggest/address': {

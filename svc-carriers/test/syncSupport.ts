@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CARRIER_MESSAGES, ENTITY_TOPICS, EVENT_TYPES, SHIPMENT_TOPIC } from '@caravan/contracts';
-import { startService, type RunningService } from '@caravan/service-kit';
+import { readRequestBody, startService, type RunningService } from '@caravan/service-kit';
 import { randomUUID } from 'node:crypto';
 import {
   CarrierError,
@@ -24,12 +24,7 @@ export async function startCarriers(name: string, env: Record<string, string> = 
   );
 }
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => resolve(body));
-  });
+const readBody = (req: IncomingMessage) => readRequestBody(req, Infinity);
 
 /**
  * A third party's stand-in: a PEC-like status service on a local port. POST /cargos/status

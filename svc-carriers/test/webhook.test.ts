@@ -75,6 +75,43 @@ test('an older status pushed after a newer one is stored but never published bac
   });
 });
 
+test('webhooks arriving together (applied in one group) are each logged once and never published backwards', async () => {
+  const shipments = await Promise.all(Array.from({ length: 20 }, () => cdekShipment()));
+  const earlier = (s: { number: string; uuid: string }) =>
+    orderStatus(s.number, s.uuid, 'SENT_TO_RECIPIENT_CITY', '2026-11-26T09:00:00+0300');
+  const later = (s: { number: string; uuid: string }) =>
+    orderStatus(s.number, s.uuid, 'ACCEPTED_IN_RECIPIENT_CITY', '2026-11-26T15:00:00+0300');
+
+  const answers = await Promise.all(
+    shipments.flatMap((s) => [push(SECRET, earlier(s)), push(SECRET, later(s)), push(SECRET, earlier(s))]),
+  );
+
+  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+  for (const s of shipments) {
+    const published = (await statusEvents(svc, s.id)).map((e) => Date.parse(e.status_at));
+    expect(published).toEqual([...new Set(published)].sort((a, b) => a - b));
+    expect(published.at(-1)).toBe(Date.parse('2026-11-26T12:00:00Z'));
+    expect(await svc.db('shipment_status').where({ shipment_id: s.id }).pluck('vendor_status')).toHaveLength(
+      2,
+    );
+    expect(await shipmentOfOrder(svc.db, s.client_order_id)).toMatchObject({
+      vendor_status: 'ACCEPTED_IN_RECIPIENT_CITY',
+    });
+  }
+});
+
+test('a push the database refuses fails alone: the webhooks grouped with it are recorded', async () => {
+  const [good, bad] = [await cdekShipment(), await cdekShipment()];
+  const [a, b] = await Promise.all([
+    push(SECRET, orderStatus(good.number, good.uuid, 'TAKEN_BY_COURIER', '2026-11-27T10:00:00+0300')),
+    push(SECRET, orderStatus(bad.number, bad.uuid, 'X'.repeat(300), '2026-11-27T10:00:00+0300')),
+  ]);
+
+  expect([a.status, b.status]).toEqual([200, 503]);
+  expect((await statusEvents(svc, good.id)).map((e) => e.vendor_status)).toEqual(['TAKEN_BY_COURIER']);
+  expect(await statusEvents(svc, bad.id)).toEqual([]);
+});
+
 test('a forged push is refused with 401 and writes nothing', async () => {
   const s = await cdekShipment();
   const forged = await push(

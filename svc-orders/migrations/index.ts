@@ -6,6 +6,11 @@ import { positionReach } from './position_reach';
 import { reachIndexes } from './reach_indexes';
 import { orderPaidSeq } from './order_paid_seq';
 import { carrierStatus } from './060_carrier_status';
+import { telegram } from './090_telegram';
+import { notificationTables } from './070_notification';
+import { taskMigration } from './080_task';
+import { chatMigration } from './081_chat';
+import { notificationDelivery } from './100_notification_delivery';
 
 export const migrations: Migration[] = [
   {
@@ -61,4 +66,9 @@ export const migrations: Migration[] = [
   orderPaidSeq,
   orderVersion,
   carrierStatus,
+  telegram,
+  notificationTables,
+  taskMigration,
+  chatMigration,
+  notificationDelivery,
 ];

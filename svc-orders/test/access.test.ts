@@ -126,7 +126,8 @@ describe("an operator's client list decides which clients they read", () => {
     ).toEqual({
       ok: false,
       result: null,
-      message: 'добавить клиента в список оператора или убрать из него может только администратор',
+      message:
+        'убрать клиента из списка оператора или добавить клиента без заказов у этого оператора может только администратор',
     });
     expect((await carriers.db('operator').where({ id: op.id }).first()).client_list).toEqual([
       expect.objectContaining({ id: clientA.id }),

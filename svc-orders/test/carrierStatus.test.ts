@@ -4,10 +4,11 @@ import {
   SHIPMENT_TOPIC,
   stageForCarrierStatus,
   type CarrierStatusChanged,
+  type Identity,
   type WaybillTracked,
 } from '@caravan/contracts';
 import { eventually } from '@caravan/service-kit';
-import { ordersWorld, type Any, type OrdersWorld } from './support';
+import { ordersWorld, refused, type Any, type OrdersWorld } from './support';
 
 /**
  * A carrier's statuses reach the order (issue 18): svc-carriers writes them into its outbox, its relay
@@ -262,5 +263,144 @@ describe('a waybill tracked in China', () => {
       is_waybill_tracking: false,
       warehouse_cnt_data: null,
     });
+  });
+});
+
+describe('the order timeline (client_order_timeline)', () => {
+  it("tells the client the carrier's statuses, the stage it moved and the warehouse's photos; another client reads nothing", async () => {
+    const { order, positions, shipment } = await orderAt('sent_to_ru', 'sent_to_ru');
+    await w.call('client_order_position_update', {
+      id: positions[0].id,
+      warehouse_images: [{ file: '/api/files/3f1c0e1a.jpg', deleted: false }],
+    });
+    await statusChanged(cdekStatus(order.id, shipment, 'DELIVERED', '2026-11-20T10:15:00.000Z'));
+    // the order's chat: the operator asks, the client answers with a file
+    const chat = await w.call(
+      'chat_update',
+      { id: -1, table_name: 'client_order', table_id: order.id },
+      w.users.clientA,
+    );
+    const say = (who: Identity, title: string, files: unknown[] = []) =>
+      w.call('chat_message_update', { id: -1, chat_id: chat.result.id, title, files }, who);
+    expect(await say(w.users.operatorA, 'Посылка у вас? Пришлите фото')).toMatchObject({ ok: true });
+    const uploaded = await w.upload('upload_file', [Buffer.from('фото'), 'посылка.jpg'], {}, w.users.clientA);
+    expect(uploaded.ok).toBe(true);
+    const [file] = uploaded.result as { file: string; name: string }[];
+    expect(await say(w.users.clientA, '', [{ file: file!.file, name: file!.name }])).toMatchObject({
+      ok: true,
+    });
+
+    const timeline = await w.call('client_order_timeline', { id: order.id }, w.users.clientA);
+    expect(timeline.ok).toBe(true);
+    const lines = timeline.result.map((e: Any) => [e.kind, e.text, e.who]);
+    expect(lines).toContainEqual(['carrier', 'СДЭК: вручён, Москва', 'СДЭК']);
+    expect(lines).toContainEqual(['stage', 'заказ: вручён получателю', 'СДЭК']);
+    expect(lines).toContainEqual(['stage', '2 позиции: вручена получателю', 'СДЭК']);
+    const photos = timeline.result.find((e: Any) => e.kind === 'photos');
+    expect(photos).toMatchObject({
+      text: '1 фото со склада: позиция «Мягкая игрушка»',
+      who: 'оператор', // a client reads no staff member's name
+      images: ['/api/files/3f1c0e1a.jpg'],
+      positions: [{ id: positions[0].id, title: 'Мягкая игрушка' }],
+    });
+    // the chat's messages: the author as the chat names them, the files by name; the newest on top
+    const messages = timeline.result.filter((e: Any) => e.kind === 'message');
+    expect(messages.map((e: Any) => [e.text, e.who, e.files])).toEqual([
+      ['1 файл в чате', 'вы', [{ name: 'посылка.jpg', file: file!.file }]],
+      ['Посылка у вас? Пришлите фото', w.users.operatorA.fullname, []],
+    ]);
+    expect(timeline.result[0].kind).toBe('message');
+    // newest first
+    const times = timeline.result.map((e: Any) => Date.parse(e.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+
+    expect(await w.call('client_order_timeline', { id: order.id }, w.users.clientB)).toMatchObject({
+      ok: false,
+      result: null,
+    });
+    expect(await w.call('client_order_timeline', { id: 0 }, w.users.clientA)).toMatchObject({ ok: false });
+  });
+});
+
+describe("the client's answer to the warehouse photos (client_order_position_photo_review)", () => {
+  it('is the order client’s to give, for photos that exist; a request for more names what; the story tells it', async () => {
+    const { order, positions } = await orderAt('warehouse_received', 'warehouse_received');
+    const [withPhotos, bare] = positions;
+    const photo = { file: '/api/files/5a0d9a4e.jpg', deleted: false };
+    await w.call('client_order_position_update', { id: withPhotos.id, warehouse_images: [photo] });
+    const review = (id: number, answer: string, comment = '', who = w.users.clientA) =>
+      w.call('client_order_position_photo_review', { id, answer, comment }, who);
+    const optionsOf = async (id: number) => (await w.stored('client_order_position', id)).options;
+
+    expect(await review(bare.id, 'accepted')).toEqual(refused('у позиции нет фото со склада'));
+    expect(await review(withPhotos.id, 'more', '  ')).toMatchObject({
+      ok: false,
+      message: 'напишите, какие фото нужны',
+    });
+    expect(await review(withPhotos.id, 'accepted', '', w.users.operatorA)).toEqual(
+      refused('принять фото или попросить ещё может клиент этого заказа'),
+    );
+    expect(await review(withPhotos.id, 'accepted', '', w.users.clientB)).toMatchObject({ ok: false });
+    expect((await optionsOf(withPhotos.id)).photo_review).toBeUndefined();
+
+    // operator A's user as the gateway's identity events leave them in svc-orders' replica
+    const replicaRow = (entity: string, id: number, data: Record<string, unknown>) => ({
+      entity,
+      id,
+      data: { id, deleted: false, ...data },
+      occurred_at: new Date(),
+      event_id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    });
+    await w.orders
+      .db('replica')
+      .insert([
+        replicaRow('user', 503, { roles: ['operator'], state: 'working', fullname: 'Анна Оператор' }),
+        replicaRow('operator_user_link', 95003, { user_table_id: 503, operator_id: w.opA.id }),
+      ])
+      .onConflict(['entity', 'id'])
+      .ignore();
+    expect(await review(withPhotos.id, 'more', 'снимите подошву')).toEqual({
+      ok: true,
+      result: 'просьба о новых фото передана оператору',
+    });
+    const saved = (await optionsOf(withPhotos.id)).photo_review;
+    expect(saved).toMatchObject({
+      answer: 'more',
+      comment: 'снимите подошву',
+      files: [photo.file],
+      user_id: 501,
+    });
+
+    // the operator's task, due in a day, in the client's words
+    const tasks = await w.orders.db('task').where({ table_name: 'client_order', table_id: order.id });
+    expect(tasks).toEqual([
+      expect.objectContaining({
+        task_type_id: 5,
+        executor_id: 503,
+        author_id: 501,
+        content: 'клиент просит ещё фото позиции «Мягкая игрушка»: снимите подошву',
+      }),
+    ]);
+    expect(new Date(tasks[0].deadline).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+
+    // a save of the options keeps the answer; no save may forge another
+    await w.call('client_order_position_update', {
+      id: withPhotos.id,
+      options: { unconfirmed_data: ['weight'] },
+    });
+    expect((await optionsOf(withPhotos.id)).photo_review).toEqual(saved);
+    expect(
+      await w.call('client_order_position_update', {
+        id: withPhotos.id,
+        options: { unconfirmed_data: [], photo_review: { ...saved, answer: 'accepted' } },
+      }),
+    ).toEqual(refused('ответ на фото со склада даётся кнопками «принять фото» и «нужны ещё фото»'));
+    expect((await optionsOf(withPhotos.id)).photo_review).toEqual(saved);
+
+    const story = await w.call('client_order_timeline', { id: order.id }, w.users.clientA);
+    expect(story.result.map((e: Any) => [e.text, e.who])).toContainEqual([
+      'нужны ещё фото позиции «Мягкая игрушка»: снимите подошву',
+      'вы',
+    ]);
   });
 });

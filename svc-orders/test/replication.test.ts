@@ -16,6 +16,9 @@ let orders: RunningService;
 
 beforeAll(async () => {
   [carriers, orders] = await Promise.all([startService(carriersService()), startService(ordersService())]);
+  // the consumers join their groups in the background: on a fresh topic prefix the broker's leader election alone
+  // can outlast a replica wait (a CI run timed out here)
+  await Promise.all([carriers.bus.ready, orders.bus.ready]);
 });
 afterAll(async () => {
   await Promise.all([carriers?.stop(), orders?.stop()]);

@@ -1,4 +1,4 @@
-import { IDENTITY_HEADER, type Identity } from '@caravan/contracts';
+import { EVENT_TYPES, IDENTITY_HEADER, IDENTITY_TOPIC, type Identity } from '@caravan/contracts';
 import {
   callService,
   DEV_IDENTITY_SECRET,
@@ -23,10 +23,11 @@ export const refused = (message: string) => ({ ok: false, result: null, message 
  * Two services on the test database with their own topics: carriers (operators, routes, product types
  * replicated into orders) and orders; two clients, two operators, a route carrying toys.
  */
-export async function ordersWorld(topicPrefix: string) {
+export async function ordersWorld(topicPrefix: string, extraEnv: Record<string, string> = {}) {
   const env = {
     ...process.env,
     KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}${topicPrefix}-`,
+    ...extraEnv,
   };
   const [carriers, orders] = await Promise.all([
     startService(carriersService(env)),
@@ -140,3 +141,26 @@ export async function ordersWorld(topicPrefix: string) {
   };
 }
 export type OrdersWorld = Awaited<ReturnType<typeof ordersWorld>>;
+
+/** An entity change of the gateway's users or links, as its identity event carries it. */
+export type IdentityChange = { entity: string; id: number; op: string; row: Record<string, unknown> };
+
+/**
+ * Publishes changes on gateway.identity.v1 as the gateway does (any service's outbox carries them onto the
+ * topic); the caller waits for svc-orders' replica.
+ */
+export async function publishIdentityChanges(svc: RunningService, changes: IdentityChange[]) {
+  await svc.db.transaction((trx) =>
+    svc.outbox.writeMany(
+      trx,
+      changes.map((data) => ({
+        topic: IDENTITY_TOPIC,
+        key: data.id,
+        type: EVENT_TYPES.entityChanged,
+        actor: null,
+        data,
+      })),
+    ),
+  );
+  svc.relay.kick();
+}

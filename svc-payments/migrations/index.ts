@@ -1,5 +1,6 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
+import { ledgerPost, ledgerPostPrev, ledgerPostTrace } from './ledger_post';
 import { listIndexes } from './list_indexes';
 import { orderPaidTransfer } from './order_paid_transfer';
 import {
@@ -92,4 +93,7 @@ export const migrations: Migration[] = [
   autoDebitSeen,
   orderPaidTransfer,
   acquiringExpired,
+  ledgerPost,
+  ledgerPostPrev,
+  ledgerPostTrace,
 ];

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { IDENTITY_HEADER, type Identity } from '@caravan/contracts';
 import {
   DEV_IDENTITY_SECRET,
   eventually,
+  freePort,
   identityOf,
+  ServiceProcess,
   signIdentity,
   startService,
   type RunningService,
@@ -36,60 +36,16 @@ const merchant = acquirerConfig({}).MODULBANK_MERCHANT;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A service as its own process, restartable on the same port. */
-class ServiceProcess {
-  child: ChildProcess | null = null;
-  constructor(
-    readonly name: 'orders' | 'payments',
-    readonly port: number,
-    readonly env: Record<string, string>,
-  ) {}
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    this.child = spawn(process.execPath, [`svc-${this.name}/dist/src/main.js`], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...this.env,
-        PORT: String(this.port),
-        KAFKA_TOPIC_PREFIX: prefix,
-        LOG_LEVEL: 'error',
-        SEED_DEMO: 'false',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await eventually(
-      `svc-${this.name} ready`,
-      () =>
-        fetch(`${this.url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      60_000,
-    );
-  }
-  kill() {
-    this.child?.kill('SIGKILL');
-    return new Promise<void>((resolve) => this.child?.once('exit', () => resolve()));
-  }
-  async stop() {
-    this.child?.kill('SIGTERM');
-    await new Promise<void>((resolve) =>
-      this.child?.exitCode !== null ? resolve() : this.child?.once('exit', () => resolve()),
-    );
-  }
-}
+/** A service as its own process on this run's topics, restartable on the same port. */
+const serviceProcess = (name: 'orders' | 'payments', port: number, env: Record<string, string>) =>
+  new ServiceProcess(
+    `svc-${name}/dist/src/main.js`,
+    port,
+    { ...env, KAFKA_TOPIC_PREFIX: prefix, LOG_LEVEL: 'error', SEED_DEMO: 'false' },
+    root,
+  );
 
 let carriers: RunningService;
 let orders: ServiceProcess;
@@ -149,8 +105,8 @@ beforeAll(async () => {
   const env = { DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '' };
   carriers = await startService(carriersService({ ...process.env, KAFKA_TOPIC_PREFIX: prefix }));
   const [ordersPort, paymentsPort] = [await freePort(), await freePort()];
-  orders = new ServiceProcess('orders', ordersPort, env);
-  payments = new ServiceProcess('payments', paymentsPort, {
+  orders = serviceProcess('orders', ordersPort, env);
+  payments = serviceProcess('payments', paymentsPort, {
     ...env,
     PUBLIC_URL: `http://127.0.0.1:${paymentsPort}`,
   });

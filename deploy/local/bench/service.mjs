@@ -9,7 +9,7 @@
 //   const { ms, result } = await rpc(svc.base, admin, 'client_order_list', {});
 //   await svc.stop();
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as infra from '../infra.mjs';
@@ -137,6 +137,18 @@ export function peakRssMb(pid) {
   return m ? Number(m[1]) / 1024 : null;
 }
 
+/** CPU time (user + system) a process has used so far, in ms; null where /proc has no such process. */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // after the command's ')': state is field 3, utime and stime fields 14 and 15, in ticks of 1/100 s
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 /** p50, p95, median and worst of a list of samples (ms). */
 export function summary(samples) {
@@ -147,4 +159,60 @@ export function summary(samples) {
     median: percentile(s, 50),
     worst: s[s.length - 1],
   };
+}
+
+/** A process's CPU time so far (user + system), in seconds; 0 when it is gone. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The system's processes by name (its gateway and services under start.mjs) and the database's backends. */
+export async function systemProcesses(rootPid, db) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const named = [];
+  for (const [pid] of parents) {
+    let p = pid;
+    while (p && p !== rootPid) p = parents.get(p);
+    if (!p) continue;
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const name = /(gateway|svc-[a-z]+)\/dist\/src\/main\.js/.exec(cmd)?.[1];
+    if (name) named.push({ name, pids: [pid] });
+  }
+  const { rows } = await db.query('select pid from pg_stat_activity where datname = current_database()');
+  named.push({ name: 'postgres', pids: rows.map((r) => r.pid) });
+  named.push({ name: 'this bench', pids: [process.pid] });
+  return named;
+}
+
+/** CPU seconds each of the system's processes spends while `work` runs (a backend born meanwhile counts whole). */
+export async function cpuDuring(processes, work) {
+  const snapshot = async () => {
+    const cpu = new Map();
+    for (const p of await processes())
+      for (const pid of p.pids) cpu.set(pid, { name: p.name, s: cpuSeconds(pid) });
+    return cpu;
+  };
+  const before = await snapshot();
+  const t0 = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - t0) / 1000;
+  const used = new Map();
+  for (const [pid, { name, s: now }] of await snapshot())
+    used.set(name, (used.get(name) ?? 0) + now - (before.get(pid)?.s ?? 0));
+  return { result, seconds, used: [...used].sort((a, b) => b[1] - a[1]) };
 }

@@ -106,7 +106,14 @@ export class IdentityCache {
     for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
   }
 
-  /** A link changed (it may have moved from one user to another): every cached identity is re-read. */
+  /** A link changed: the identities it may alter are re-read (events.ts touchedByLink). */
+  dropWhere(touched: (userId: number, identity: Identity) => boolean) {
+    this.epoch++;
+    for (const [hash, entry] of this.entries)
+      if (touched(entry.user.id, entry.identity)) this.entries.delete(hash);
+  }
+
+  /** Every cached identity is re-read (after this instance's own write to users or links). */
   clear() {
     this.epoch++;
     this.entries.clear();

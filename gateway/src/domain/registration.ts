@@ -6,8 +6,7 @@ import {
   USER_MESSAGES,
   type SessionRevoked,
 } from '@caravan/contracts';
-import { BusinessError, type Db, type Logger, type Outbox } from '@caravan/service-kit';
-import type { Mailer } from '../adapters/mail/mailer';
+import { BusinessError, type Db, type Logger, type Mailer, type Outbox } from '@caravan/service-kit';
 import type { ScryptGate } from './passwords';
 
 type Purpose = 'confirm' | 'recover';

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Readable } from 'node:stream';
 import { fail, IDENTITY_HEADER, MESSAGES } from '@caravan/contracts';
-import type { Logger } from '@caravan/service-kit';
+import { startClientSpan, type Logger } from '@caravan/service-kit';
 import { pipeReply, sendJson } from './reply';
 
 /**
@@ -70,6 +70,8 @@ export class ServiceProxy {
       if (encoding) headers['content-encoding'] = encoding;
     }
 
+    // traced: the service's span is a child of this call's (its traceparent header)
+    const traced = startClientSpan(`${upstream.method} ${upstream.path.split('?')[0]}`, headers);
     let sent = false;
     const outgoing = request(
       {
@@ -82,7 +84,10 @@ export class ServiceProxy {
         agent: this.agent,
         timeout: this.timeoutMs,
       },
-      (reply: IncomingMessage) => this.relay(upstream.caller, reply, res),
+      (reply: IncomingMessage) => {
+        reply.once('end', () => traced(reply.statusCode));
+        this.relay(upstream.caller, reply, res);
+      },
     );
     outgoing.on('finish', () => (sent = true));
     outgoing.on('timeout', () => outgoing.destroy(new Error('service timed out')));
@@ -91,6 +96,7 @@ export class ServiceProxy {
       const reached = sent && err.code !== 'ECONNREFUSED';
       // a retry is safe only for a call under an Idempotency-Key: only then does the answer promise it
       const keyed = Boolean(upstream.caller.headers['idempotency-key']);
+      traced(undefined, err);
       this.log.warn(
         { err: err.message, code: err.code, path: upstream.path, reached },
         'service call failed',
@@ -112,6 +118,7 @@ export class ServiceProxy {
     });
     res.on('close', () => {
       if (!res.writableFinished) outgoing.destroy();
+      traced();
     });
 
     if (Buffer.isBuffer(body)) outgoing.end(body);

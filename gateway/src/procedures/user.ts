@@ -7,9 +7,9 @@ import {
   type CurrentUser,
   SETTINGS_LABELS,
   SettingsParams,
+  NoParams,
 } from '@caravan/contracts';
 import { BusinessError, registerEntity, type ProcedureRegistry } from '@caravan/service-kit';
-import { z } from 'zod';
 import { fullName, type UserRow } from '../domain/sessions';
 
 export const toCurrentUser = (u: UserRow): CurrentUser => ({
@@ -25,6 +25,23 @@ export const toCurrentUser = (u: UserRow): CurrentUser => ({
 });
 
 /**
+ * What of a user goes into its identity event: what says who may do what, the name and photo others
+ * see, and the email address notifications are mailed to (never the password hash or the phone).
+ * svc-orders keeps it as a replica: the telegram dialog's recipients, a task's responsible and a chat
+ * message's author (docs/adr/0023), the address of a notification mail (docs/adr/0028) — which no reply
+ * of it shows to another user.
+ */
+export const userEventRow = (row: Record<string, unknown> & { id: number }) => ({
+  id: row.id,
+  deleted: row.deleted,
+  state: row.state,
+  roles: row.roles,
+  fullname: `${String(row.first_name ?? '')} ${String(row.last_name ?? '')}`.trim(),
+  avatar: (row.photo as string | null | undefined) ?? null,
+  email: (row.email as string | null | undefined) ?? null,
+});
+
+/**
  * The gateway's own procedures: the current user, the user directory and the user↔client /
  * user↔operator links (admin only, through the generic helpers: history included), and the profile.
  */
@@ -37,7 +54,7 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
     readonlyColumns: ['email_confirmed_at'],
     // every gateway drops the user's cached identity (state, roles, name): only what says so is published
     topic: IDENTITY_TOPIC,
-    toEvent: (row) => ({ id: row.id, deleted: row.deleted, state: row.state, roles: row.roles }),
+    toEvent: (row) => userEventRow(row) as typeof row,
   });
   const linkEvent = { topic: IDENTITY_TOPIC };
   registerEntity(registry, { contract: clientUserLink, read: 'admin', write: 'admin', ...linkEvent });
@@ -45,7 +62,7 @@ export function registerUserProcedures(registry: ProcedureRegistry) {
 
   registry.register({
     name: 'user_current',
-    params: z.strictObject({}),
+    params: NoParams,
     access: 'self',
     handler: async (ctx) => {
       const row: UserRow | undefined = await ctx.db('user_table').where({ id: ctx.identity.user_id }).first();

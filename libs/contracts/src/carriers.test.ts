@@ -5,6 +5,8 @@ import {
   CDEK_STATUSES,
   CDEK_STATUS_TEXT,
   stageForCarrierStatus,
+  STAGES_BEFORE_WAREHOUSE,
+  waybillDraftPositionProblems,
   waybillNeedsRegistration,
 } from './carriers';
 
@@ -59,5 +61,23 @@ describe("a position's link to an Ozon product (options.ozonData)", () => {
     expect(PositionOptions.parse({ ozonData: { ...link, sku: '1523094410' } }).ozonData).toEqual(link);
     expect(PositionOptions.parse({ ozonData: null }).ozonData).toBeNull();
     expect(PositionOptions.safeParse({ ozonData: { ...link, sku: 'CASE' } }).success).toBe(false);
+  });
+});
+
+describe('waybillDraftPositionProblems (spec §4: positions are checked before a CDEK waybill)', () => {
+  test('an order without positions has nothing to send', () => {
+    expect(waybillDraftPositionProblems({ total: 0, notAtWarehouse: 0 })).toEqual(['в заказе нет позиций']);
+  });
+  test('positions not yet at the consolidation warehouse are counted', () => {
+    expect(waybillDraftPositionProblems({ total: 3, notAtWarehouse: 2 })).toEqual([
+      'позиций ещё не на складе консолидации: 2',
+    ]);
+  });
+  test('the stages before the warehouse are those up to warehouse_waiting', () => {
+    expect(STAGES_BEFORE_WAREHOUSE.at(-1)).toBe('warehouse_waiting');
+    expect(STAGES_BEFORE_WAREHOUSE).not.toContain('warehouse_received');
+  });
+  test('goods at the warehouse or further may go', () => {
+    expect(waybillDraftPositionProblems({ total: 2, notAtWarehouse: 0 })).toEqual([]);
   });
 });

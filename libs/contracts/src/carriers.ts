@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ORDER_STAGES, type OrderStage } from './entities/orderStages';
+import {
+  ORDER_MESSAGES,
+  ORDER_STAGES,
+  POSITION_STAGES,
+  type OrderStage,
+  type PositionStage,
+} from './entities/orderStages';
 
 /**
  * Carriers and tracking (issue 18, docs/adr/0020): which vendors svc-carriers talks to, their statuses with
@@ -375,6 +381,9 @@ export const CARRIER_MESSAGES = {
   waybillDraftFailed: (error: string) => `что-то пошло не так: ${error}`,
   noClientInOperator: 'не указаны данные клиента в операторе',
   waybillDraftNeedsTitle: 'укажите название получателя в данных доставки',
+  positionsNotAtWarehouse: (n: number) => `позиций ещё не на складе консолидации: ${n}`,
+  clientAddedToOperator: 'клиент добавлен в список оператора',
+  deliveryDataChosen: 'данные доставки сохранены в заказе',
   cdekLockedClient:
     'к сожалению, в данном статусе СДЭК не позволяет изменять данные автоматически. при необходимости можете обратиться к оператору',
   cdekLockedStaff:
@@ -389,6 +398,22 @@ export const CARRIER_MESSAGES = {
   developmentKeyInProduction:
     'CARRIERS_SECRET_KEY не задан: ключ разработки нельзя использовать в production',
 } as const;
+
+/** Position stages before the consolidation warehouse: goods a CDEK waybill cannot carry yet. */
+export const STAGES_BEFORE_WAREHOUSE: readonly PositionStage[] = POSITION_STAGES.slice(
+  0,
+  POSITION_STAGES.indexOf('warehouse_received'),
+);
+
+/**
+ * Spec §4 'positions are checked' before a CDEK waybill draft: the order has positions and every one is at
+ * the consolidation warehouse or further (ours: a waybill for goods not yet there would declare a parcel
+ * that does not exist). Counts of the order's live positions.
+ */
+export function waybillDraftPositionProblems(counts: { total: number; notAtWarehouse: number }): string[] {
+  if (!counts.total) return [ORDER_MESSAGES.noPositions];
+  return counts.notAtWarehouse ? [CARRIER_MESSAGES.positionsNotAtWarehouse(counts.notAtWarehouse)] : [];
+}
 
 // ---------------------------------------------------------------------------------------------- calls (spec §7)
 
@@ -456,6 +481,8 @@ export const CntWaybillRegisterInput = z.object({
   order_id: OrderId.optional(),
 });
 export const CntWaybillGetInput = z.object({ waybill: z.string().trim().min(1) });
+/** call_pg_func client_order_shipment_get: what the order card shows about its carrier. */
+export const ShipmentGetParams = z.object({ client_order_id: OrderId });
 export interface CntWaybillInfo {
   waybill: string;
   status: string;

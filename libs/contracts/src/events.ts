@@ -27,6 +27,11 @@ export const EntityChanged = z.object({
   id: z.number().int(),
   op: z.enum(['created', 'updated', 'deleted', 'restored']),
   row: z.record(z.string(), z.unknown()),
+  /**
+   * An update's changed fields as they were before it (those the event shows of the row): a consumer
+   * sees what moved (an order's stage from → to) without keeping a copy of every row.
+   */
+  prev: z.record(z.string(), z.unknown()).optional(),
 });
 export type EntityChanged = z.infer<typeof EntityChanged>;
 

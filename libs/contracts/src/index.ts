@@ -15,3 +15,6 @@ export * from './rawWhere';
 export * from './pricing';
 export * from './moneyFollowsGoods';
 export * from './carriers';
+export * from './timeline';
+export * from './photoReview';
+export * from './telegram';

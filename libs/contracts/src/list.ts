@@ -110,6 +110,10 @@ export const LIST_MESSAGES = {
 
 export const GetByIdParams = z.strictObject({ id: z.number().int(), read: z.boolean().optional() });
 export const HistoryParams = z.strictObject({ id: z.number().int().positive() });
+/** A method that takes nothing (`user_current`, `telegram_link_code_create`). */
+export const NoParams = z.strictObject({});
+/** A method of one stored record (`client_order_buyout_waiting {id}`). */
+export const RecordIdParams = z.strictObject({ id: z.number().int().positive() });
 
 /** A history row: who changed which field of which record, when, from what to what. */
 export type HistoryEntry = {

@@ -7,7 +7,15 @@ import type { Role } from './roles';
  */
 export const REMOTES = {
   mf_orders: {
-    routes: ['client_order', 'client_order_position', 'client', 'provider', 'notification'],
+    routes: [
+      'client_order',
+      'client_order_position',
+      'client',
+      'provider',
+      'notification',
+      'task',
+      'client_order_report',
+    ],
   },
   mf_wallet: { routes: ['wallet', 'fin_operation'] },
   mf_directories: {
@@ -36,8 +44,12 @@ export const REMOTES = {
 export type RemoteName = keyof typeof REMOTES;
 export const REMOTE_NAMES = Object.keys(REMOTES) as RemoteName[];
 
-/** GET /api/remotes answer: where each remote's manifest is, decided by configuration at run time. */
-export type RemoteManifest = { name: RemoteName; entry: string }[];
+/**
+ * GET /api/remotes answer: where each remote's manifest is, decided by configuration at run time.
+ * `version`: the version configuration pins (its entry is that version's folder on the remote's
+ * origin); the shell refuses a remote whose build says another (docs/adr/0035-ship-one-remote.md).
+ */
+export type RemoteManifest = { name: RemoteName; entry: string; version?: string }[];
 
 /** Side-menu folders of spec §2 with the roles that see them. */
 export const MENU_FOLDERS = {

@@ -30,7 +30,7 @@ const PUBLISHED_ENTITIES = {
     'acquiring_payment',
     'order_payment',
   ],
-  orders: ['client', 'client_order', 'client_order_position'],
+  orders: ['client', 'client_order', 'client_order_position', 'notification', 'task', 'chat', 'chat_message'],
 } as const satisfies Record<ServiceName, readonly string[]>;
 
 type Published = { [S in ServiceName]: (typeof PUBLISHED_ENTITIES)[S][number] }[ServiceName];

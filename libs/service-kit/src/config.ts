@@ -10,9 +10,14 @@ export const BaseEnv = z.object({
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/caravan'),
   KAFKA_BROKERS: z.string().default('127.0.0.1:9092'),
   KAFKA_TOPIC_PREFIX: z.string().default(''),
+  /** SCRAM-SHA-512 login to the brokers (a Strimzi KafkaUser, deploy/k8s); none when the username is empty. */
+  KAFKA_SASL_USERNAME: z.string().default(''),
+  KAFKA_SASL_PASSWORD: z.string().default(''),
   IDENTITY_TOKEN_SECRET: z.string().min(32).default(DEV_IDENTITY_SECRET),
   /** How long a relay holds the keys it claimed; must outlast one send (docs/events.md). */
   OUTBOX_CLAIM_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** The OpenTelemetry collector's OTLP/HTTP base URL (traces to <url>/v1/traces); empty: no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(''), z.url()]).default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0', ''])
@@ -36,6 +41,18 @@ export function loadConfig<S extends z.ZodRawShape>(
     throw new Error('IDENTITY_TOKEN_SECRET must be set in production');
   }
   return config;
+}
+
+/** The brokers' login, when one is configured: a username without its password is a mistake, not anonymity. */
+export function kafkaSasl(config: Pick<BaseConfig, 'KAFKA_SASL_USERNAME' | 'KAFKA_SASL_PASSWORD'>) {
+  if (!config.KAFKA_SASL_USERNAME) return undefined;
+  if (!config.KAFKA_SASL_PASSWORD)
+    throw new Error('KAFKA_SASL_PASSWORD must be set with KAFKA_SASL_USERNAME');
+  return {
+    mechanism: 'scram-sha-512' as const,
+    username: config.KAFKA_SASL_USERNAME,
+    password: config.KAFKA_SASL_PASSWORD,
+  };
 }
 
 export const kafkaBrokers = (config: Pick<BaseConfig, 'KAFKA_BROKERS'>) =>

@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { traceQueries } from './tracing';
 
 // bigint ids fit in a JS number for any realistic table; numeric (money) stays a string on purpose.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -11,13 +12,16 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Db = Knex;
 
+/** A knex for one schema; while tracing is on, its statements in a traced action are spans (tracing.ts). */
 export function createDb(url: string, schema: string, poolMax = 10): Knex {
-  return knex({
+  const db = knex({
     client: 'pg',
     connection: url,
     searchPath: [schema, 'public'],
     pool: { min: 0, max: poolMax },
   });
+  traceQueries(db);
+  return db;
 }
 
 export type Migration = {
@@ -153,6 +157,15 @@ export const kitMigrations: Migration[] = [
          alter table ??.inbox add primary key (subscription, event_id)`,
         [schema, schema, schema],
       );
+    },
+  },
+  {
+    // the trace context of the action that wrote the row: the relay's send continues it (docs/adr/0033)
+    name: '003_kit_outbox_trace',
+    async up(db, schema) {
+      await db.schema.withSchema(schema).alterTable('outbox', (t) => {
+        t.jsonb('trace');
+      });
     },
   },
 ];

@@ -1,6 +1,7 @@
 import {
   dec,
   describeIssues,
+  entityListParams,
   EVENT_TYPES,
   isAdmin,
   BASE_COLUMN_LABELS,
@@ -161,6 +162,10 @@ function same(a: unknown, b: unknown): boolean {
   return stableJson(a) === stableJson(b);
 }
 
+/** The values before a change, by field: what an entity-changed event carries as `prev`. */
+export const beforeOf = (changes: readonly [string, unknown, unknown][]): Record<string, unknown> =>
+  Object.fromEntries(changes.map(([field, before]) => [field, before]));
+
 /** Is this schema (under its defaults and nullability) a list? */
 function isListSchema(schema: z.ZodType): boolean {
   let s = schema as unknown as { _zod: { def: { type: string; innerType?: unknown; in?: unknown } } };
@@ -181,8 +186,8 @@ const sqlOf = (c: string | Computed) => (typeof c === 'string' ? c : c.sql);
 
 /**
  * The history rows and events of several bulk writes (`insertMany`, `changeMany` given the batch), written
- * by `flush` in one history insert and one outbox statement: a money operation writes its movements and
- * its wallets' balances in fewer round trips while it holds the wallets' locks.
+ * by `flush` in one history insert and one outbox statement: fewer round trips while the writer holds
+ * its rows' locks.
  */
 export class WriteBatch {
   readonly history: Record<string, unknown>[] = [];
@@ -219,12 +224,6 @@ export class EntityStore {
     this.fieldNames = Object.keys(def.contract.fields.shape);
     this.stored = [...BASE_COLUMNS, ...this.fieldNames, ...(def.readonlyColumns ?? [])];
     this.columns = [...this.stored, ...Object.keys(def.computed ?? {})];
-  }
-
-  /** Reference fields that may be given as list parameters (`exchange_rate_list {operator_id}`). */
-  refParams(): z.ZodRawShape {
-    const refs = Object.keys(this.def.contract.refs ?? {});
-    return Object.fromEntries(refs.map((f) => [f, z.number().int().nullable().optional()]));
   }
 
   private readScope(): Scope | undefined {
@@ -461,6 +460,22 @@ export class EntityStore {
     return this.conceal(identity, row);
   }
 
+  /**
+   * Several rows by id in one query, as `get` reads each (the read scope, the visible columns); a row
+   * missing or out of reach is refused as `get` refuses it. Returned in the order of `ids`.
+   */
+  async getMany(db: Db, identity: Identity, ids: readonly number[]): Promise<Row[]> {
+    const rows = (await this.scoped(db, identity, this.readScope())
+      .select(this.selection(db, identity))
+      .whereIn(`${this.table}.id`, [...new Set(ids)])) as Row[];
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new BusinessError(MESSAGES.notFound);
+      return this.conceal(identity, row);
+    });
+  }
+
   /** Confidential columns (contract.confidential) the identity may not see in this row: all but the owner's and admin's. */
   private concealedIn(identity: Identity, row: Record<string, unknown>): readonly string[] {
     if (!this.confidential.length || isAdmin(identity)) return [];
@@ -614,7 +629,7 @@ export class EntityStore {
       if (!(await this.reaches(trx, identity, id, 'write'))) throw new BusinessError(MESSAGES.accessDenied);
       await this.writeHistory(trx, identity, id, changes);
       const op = !toggles ? 'updated' : deleted ? 'deleted' : 'restored';
-      await this.publish(ctx.outbox, trx, updated!, op, identity.user_id);
+      await this.publish(ctx.outbox, trx, updated!, op, identity.user_id, beforeOf(changes));
       await this.def.afterWrite?.({ trx, identity, outbox: ctx.outbox, prev: row, row: updated! });
       return this.get(trx, identity, id);
     });
@@ -625,25 +640,42 @@ export class EntityStore {
     await this.writeHistoryMany(trx, identity, [[itemId, changes]]);
   }
 
-  /** The entity-changed event of a row (what `toEvent` gives of it), ready for the outbox. */
-  private async eventOf(trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
-    const data: EntityChanged = {
-      entity: this.name,
-      id: row.id,
-      op,
-      row: (await this.def.toEvent?.(row, trx)) ?? row,
-    };
+  /**
+   * The entity-changed event of a row (what `toEvent` gives of it), ready for the outbox. `prev` holds
+   * the changed fields' values before the change; only those the event shows of the row travel.
+   */
+  private async eventOf(
+    trx: Db,
+    row: Row,
+    op: EntityChanged['op'],
+    actor: number | null,
+    prev?: Record<string, unknown>,
+  ) {
+    const shown = (await this.def.toEvent?.(row, trx)) ?? row;
+    const data: EntityChanged = { entity: this.name, id: row.id, op, row: shown };
+    const before = prev && Object.entries(prev).filter(([k]) => k !== 'updated_at' && k in shown);
+    if (before?.length) data.prev = Object.fromEntries(before);
     return { topic: this.def.topic!, key: row.id, type: EVENT_TYPES.entityChanged, actor, data };
   }
 
-  /** Writes the row's entity-changed event into the outbox of the write's transaction. */
-  async publish(outbox: Outbox, trx: Db, row: Row, op: EntityChanged['op'], actor: number | null) {
+  /** Writes the row's entity-changed event into the outbox of the write's transaction (`prev`: see eventOf). */
+  async publish(
+    outbox: Outbox,
+    trx: Db,
+    row: Row,
+    op: EntityChanged['op'],
+    actor: number | null,
+    prev?: Record<string, unknown>,
+  ) {
     if (!this.def.topic) return;
-    const event = await this.eventOf(trx, row, op, actor);
+    const event = await this.eventOf(trx, row, op, actor, prev);
     await outbox.write(trx, { ...event, data: JSON.parse(JSON.stringify(event.data)) });
   }
 
-  /** The entity-changed events of many rows in one outbox statement per chunk (serialised once per chunk). */
+  /**
+   * The entity-changed events of many rows in one outbox statement per chunk (serialised once per
+   * chunk); `prevs` by row id: the changed fields' values before the change.
+   */
   async publishMany(
     outbox: Outbox,
     trx: Db,
@@ -651,10 +683,11 @@ export class EntityStore {
     op: EntityChanged['op'],
     actor: number | null,
     batch?: WriteBatch,
+    prevs?: ReadonlyMap<number, Record<string, unknown>>,
   ) {
     if (!this.def.topic || !rows.length) return;
     const events = [];
-    for (const row of rows) events.push(await this.eventOf(trx, row, op, actor));
+    for (const row of rows) events.push(await this.eventOf(trx, row, op, actor, prevs?.get(Number(row.id))));
     if (batch) batch.events.push(...events);
     else await outbox.writeMany(trx, events);
   }
@@ -768,7 +801,8 @@ export class EntityStore {
       patches.map((p) => [p.row.id, p.changes]),
       batch,
     );
-    await this.publishMany(outbox, trx, updated, 'updated', identity.user_id, batch);
+    const prevs = new Map(patches.map((p) => [Number(p.row.id), beforeOf(p.changes)]));
+    await this.publishMany(outbox, trx, updated, 'updated', identity.user_id, batch, prevs);
     return updated;
   }
 
@@ -839,7 +873,7 @@ export const linkedIds = (
 export function registerEntity(registry: ProcedureRegistry, def: EntityDefinition): EntityStore {
   const store = new EntityStore(def);
   registry.entities.set(store.name, store);
-  const listParams = ListParams.extend({ ...store.refParams(), ...def.listExtras?.params });
+  const listParams = entityListParams(def.contract, def.listExtras?.params);
   registry
     .register({
       name: `${store.name}_list`,

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fail, MESSAGES } from '@caravan/contracts';
 import type { Express, NextFunction, Request, Response } from 'express';
@@ -47,6 +47,13 @@ export function jsonErrorHandler(
 export type Listening = { server: Server; url: string; close(): Promise<void> };
 
 /**
+ * Connections the kernel holds until the service accepts them (Node's default: 511). A burst of a
+ * thousand at once on a busy machine overflowed 511 between two turns of the event loop, and the
+ * kernel answered the callers with a reset (the ledger's 1,000 concurrent debits, seen at load 20).
+ */
+const LISTEN_BACKLOG = 4096;
+
+/**
  * Listens with an Express app, or any request listener (the gateway puts its hot path ahead of
  * Express); `close()` stops accepting, ends idle keep-alive sockets and resolves when the server is closed.
  */
@@ -57,7 +64,7 @@ export async function listen(
   log: Logger,
 ): Promise<Listening> {
   const server: Server = await new Promise((resolve) => {
-    const s = createServer(app as RequestListener).listen(port, host, () => resolve(s));
+    const s = createServer(app as RequestListener).listen(port, host, LISTEN_BACKLOG, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
@@ -87,4 +94,28 @@ export function runMain(name: string, start: () => Promise<{ stop(): Promise<voi
       process.exit(1);
     },
   );
+}
+
+/**
+ * A request's body as text, for the vendors' sandboxes and the tests' stand-ins; a body over `maxBytes`
+ * rejects with `tooLarge()` (each sandbox answers it in its vendor's words) and the request is dropped.
+ */
+export function readRequestBody(
+  req: IncomingMessage,
+  maxBytes = 64 * 1024,
+  tooLarge: () => Error = () => new Error('request body too large'),
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(tooLarge());
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }

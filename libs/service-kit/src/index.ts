@@ -15,3 +15,6 @@ export * from './bus/inbox';
 export * from './bus/replica';
 export * from './bus/bus';
 export * from './listIndexes';
+export * from './mail/mailer';
+export * from './tracing';
+export * from './metrics';

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { traceIdsOfActiveSpan } from './tracing';
 
 export type Logger = pino.Logger;
 
@@ -19,7 +20,13 @@ export const httpLogSerializers = {
   req: (req: { url?: string }) => (typeof req.url === 'string' ? { ...req, url: loggableUrl(req.url) } : req),
 };
 
-export const createLogger = (name: string, level: string, destination?: pino.DestinationStream) =>
+/** A process's logger; with `traceIds` (tracing on) each line in a traced action names its trace_id and span_id. */
+export const createLogger = (
+  name: string,
+  level: string,
+  destination?: pino.DestinationStream,
+  options: { traceIds?: boolean } = {},
+) =>
   pino(
     {
       name,
@@ -27,6 +34,7 @@ export const createLogger = (name: string, level: string, destination?: pino.Des
       base: { service: name },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED, censor: '[redacted]' },
+      ...(options.traceIds ? { mixin: traceIdsOfActiveSpan } : {}),
     },
     destination,
   );

@@ -111,4 +111,30 @@ describe('ProcedureRegistry', () => {
     });
     expect(writes).toBe(1); // a write without an idempotency key is not repeated inside
   });
+
+  it("runs a procedure that keeps its Idempotency-Key itself outside the key's transaction, with the request hash", async () => {
+    const own = new ProcedureRegistry('payments').register({
+      name: 'wallet_transfer',
+      params: z.object({ amount: z.string() }),
+      access: 'any',
+      keysItself: true,
+      // ctx.db is null here: the registry's own key transaction would fail with a 500
+      handler: async (c) => ({ key: c.idempotencyKey, hash: c.requestHash }),
+    });
+    const first = await own.call(ctx(), 'wallet_transfer', { amount: '1' }, 'transfer-0001');
+    expect(first).toEqual({
+      status: 200,
+      reply: { ok: true, result: { key: 'transfer-0001', hash: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+    });
+    const again = await own.call(ctx(), 'wallet_transfer', { amount: '1' }, 'transfer-0001');
+    const other = await own.call(ctx(), 'wallet_transfer', { amount: '2' }, 'transfer-0001');
+    const hashOf = (o: typeof first) => (o.reply.result as { hash: string }).hash;
+    expect(hashOf(again)).toBe(hashOf(first));
+    expect(hashOf(other)).not.toBe(hashOf(first));
+    // without a key it runs as any procedure, nothing in its context
+    expect((await own.call(ctx(), 'wallet_transfer', { amount: '1' })).reply).toEqual({
+      ok: true,
+      result: {},
+    });
+  });
 });

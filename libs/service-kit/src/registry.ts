@@ -26,6 +26,8 @@ export type ProcedureContext = {
   outbox: Outbox;
   /** The caller's Idempotency-Key, when given: a money operation records it with its movements. */
   idempotencyKey?: string;
+  /** With the key, to a procedure that keeps it itself (`keysItself`): the hash of the method and its params. */
+  requestHash?: string;
 };
 
 export type Procedure<P = unknown, R = unknown> = {
@@ -36,6 +38,14 @@ export type Procedure<P = unknown, R = unknown> = {
   access: AccessRule;
   /** Reads only: retried once inside when the database connection drops. Default: `_list`, `_get_by_id`, `_history`. */
   readOnly?: boolean;
+  /**
+   * The procedure keeps its Idempotency-Key itself, in the one statement that does its work (the
+   * ledger's transfer): it runs outside a transaction of the key, with `idempotencyKey` and
+   * `requestHash` in its context, and must answer as the registry would — a repeat moves nothing and
+   * answers as the first did, the key with other params is refused (MESSAGES.idempotencyKeyReused), a
+   * refusal keeps nothing.
+   */
+  keysItself?: boolean;
   handler(ctx: ProcedureContext, params: P): Promise<R>;
 };
 
@@ -88,6 +98,7 @@ export class ProcedureRegistry {
    * (`ctx.db` is that transaction; the procedure's own transactions become savepoints): a repeat of the
    * key answers the first reply and writes nothing, a concurrent repeat waits for the first to finish.
    * Only successful replies are kept: a refusal rolls the key back, so the corrected request may reuse it.
+   * A procedure that `keysItself` does the same inside its own statement.
    */
   async call(
     ctx: ProcedureContext,
@@ -101,10 +112,13 @@ export class ProcedureRegistry {
     if (!parsed.success)
       return { status: 200, reply: fail(describeIssues(parsed.error.issues, rawParams, procedure.labels)) };
     const params = parsed.data as never;
-    const run = () =>
-      idempotencyKey === undefined
-        ? this.run(ctx, procedure, params)
-        : this.runOnce(ctx, procedure, params, requestHash(method, rawParams), idempotencyKey);
+    const run = () => {
+      if (idempotencyKey === undefined) return this.run(ctx, procedure, params);
+      const hash = requestHash(method, rawParams);
+      if (procedure.keysItself)
+        return this.run({ ...ctx, idempotencyKey, requestHash: hash }, procedure, params);
+      return this.runOnce(ctx, procedure, params, hash, idempotencyKey);
+    };
     // a retry is safe for reads, and for writes under a key (the key's row commits with the write)
     const retrySafe = idempotencyKey !== undefined || (procedure.readOnly ?? READ_ONLY_NAME.test(method));
     try {

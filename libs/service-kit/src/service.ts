@@ -4,9 +4,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { jsonErrorHandler, listen } from './http';
 import type { Kafka, Producer } from 'kafkajs';
 import pinoHttp from 'pino-http';
-import client from 'prom-client';
 import { z } from 'zod';
-import { kafkaBrokers, loadConfig, type BaseConfig } from './config';
+import { kafkaBrokers, kafkaSasl, loadConfig, type BaseConfig } from './config';
 import { createDb, kitMigrations, migrate, type Db, type Migration } from './db';
 import { verifyIdentity } from './identity';
 import { createLogger, httpLogSerializers, type Logger } from './logger';
@@ -21,6 +20,8 @@ import { Bus } from './bus/bus';
 import { createKafka, createProducer } from './bus/kafka';
 import { InboxConsumer, type Subscription } from './bus/inbox';
 import { Outbox, OutboxRelay } from './bus/outbox';
+import { serviceMetrics } from './metrics';
+import { nameCall, startTracing, traceRequests } from './tracing';
 
 export type ServiceOptions = {
   name: ServiceName;
@@ -71,7 +72,9 @@ export type RunningService = ServiceKit & {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const config = loadConfig({}, options.env ?? process.env);
-  const log = createLogger(`svc-${options.name}`, config.LOG_LEVEL);
+  // before the logger and the database: log lines name their trace, statements are traced (off without an endpoint)
+  const tracing = startTracing(`svc-${options.name}`, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const log = createLogger(`svc-${options.name}`, config.LOG_LEVEL, undefined, { traceIds: tracing.enabled });
   const schema = options.name;
   const db = createDb(config.DATABASE_URL, schema);
   const applied = await migrate(db, schema, [...kitMigrations, ...options.migrations]);
@@ -100,25 +103,38 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   await options.configure(kit);
   if (config.SEED_DEMO && options.seed) await options.seed(kit);
 
-  const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log);
+  const kafka = createKafka(`svc-${options.name}`, kafkaBrokers(config), log, kafkaSasl(config));
   // a short retry per send: the relay retries beyond it, well within its claim (OUTBOX_CLAIM_SECONDS)
   const producer: Producer = createProducer(kafka, { retries: 3, initialRetryTime: 200 });
-  const relay = new OutboxRelay(db, producer, config.KAFKA_TOPIC_PREFIX, log, {
+  const subscriptions =
+    typeof options.subscriptions === 'function' ? options.subscriptions(kit) : (options.subscriptions ?? []);
+  // the relay and the consumers have connections of their own: behind 20 calls waiting for a busy disk's
+  // commits in the calls' pool, the relay's claim waited its turn and every event with it (bench streams)
+  const busDb = createDb(
+    config.DATABASE_URL,
+    schema,
+    1 + subscriptions.reduce((n, s) => n + (s.partitionsAtOnce ?? 1), 0),
+  );
+  const relay = new OutboxRelay(busDb, producer, config.KAFKA_TOPIC_PREFIX, log, {
     leaseSeconds: config.OUTBOX_CLAIM_SECONDS,
   });
   kickRelay = () => relay.kick();
-  const subscriptions =
-    typeof options.subscriptions === 'function' ? options.subscriptions(kit) : (options.subscriptions ?? []);
+  outbox.onCommitted = kickRelay;
+  const { registry: metrics, rpcDuration, inboxDelay } = serviceMetrics(db);
   const consumers = subscriptions.map(
     (s) =>
       new InboxConsumer(
         kafka,
-        db,
+        busDb,
         // a prefixed run (tests, bench) must never join the groups of another run on the same broker
         `${config.KAFKA_TOPIC_PREFIX}svc-${options.name}.${s.name}`,
         s,
         config.KAFKA_TOPIC_PREFIX,
         log,
+        (envelope) => {
+          inboxDelay.observe({ subscription: s.name }, secondsSince(envelope.occurred_at));
+          if (outbox.takeWritten()) relay.kick();
+        },
       ),
   );
   const bus = new Bus(kafka, producer, relay, consumers, config.KAFKA_TOPIC_PREFIX, log);
@@ -128,25 +144,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     60 * 60 * 1000,
   );
   pruneTimer.unref();
-
-  const metrics = new client.Registry();
-  client.collectDefaultMetrics({ register: metrics });
-  const rpcDuration = new client.Histogram({
-    name: 'caravan_rpc_duration_seconds',
-    help: 'call_pg_func procedure duration',
-    labelNames: ['method', 'ok'],
-    registers: [metrics],
-  });
-  const outboxPending = new client.Gauge({
-    name: 'caravan_outbox_pending',
-    help: 'outbox rows not yet published',
-    registers: [metrics],
-    async collect() {
-      const row = await db('outbox').whereNull('sent_at').count({ n: '*' }).first();
-      this.set(Number(row?.n ?? 0));
-    },
-  });
-  void outboxPending;
 
   const app = express();
   app.disable('x-powered-by');
@@ -203,6 +200,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       requestId: String(req.id),
       outbox,
     };
+    nameCall('POST /rpc', body.data.method);
     const end = rpcDuration.startTimer({ method: body.data.method });
     const { status, reply } = await registry.call(ctx, body.data.method, body.data.params, idempotencyKey);
     end({ ok: String(reply.ok) });
@@ -216,7 +214,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
   app.use(jsonErrorHandler);
 
-  const http = await listen(app, config.HOST, config.PORT, log);
+  const http = await listen(traceRequests(app), config.HOST, config.PORT, log);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -226,12 +224,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       for (const hook of stopHooks)
         await Promise.resolve(hook()).catch((err) => log.warn({ err }, 'stop hook failed'));
       await bus.stop();
-      await db.destroy();
+      await Promise.all([db.destroy(), busDb.destroy()]);
+      await tracing.stop();
       log.info('service stopped');
     })());
 
   return { ...kit, url: http.url, kafka, consumers, relay, bus, stop };
 }
+
+const secondsSince = (iso: string) => Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
 
 /** After demo rows are written directly: publish them (in the same transaction) so the other services' replicas get them. */
 export async function publishSeeded(kit: ServiceKit, trx: Db, entities: readonly string[]) {

@@ -1,3 +1,4 @@
+import type { RemoteRoute } from '@caravan/slots';
 import { Alignment, Card, Navbar, NavbarGroup, NavbarHeading } from '@blueprintjs/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,6 @@ import { BrowserRouter, NavLink, Route, Routes } from 'react-router-dom';
 import { getAuthToken } from './auth';
 import { LoginForm } from './components/LoginForm';
 import { createAppStore } from './store';
-import type { RemoteRoute } from './types';
 
 /**
  * A remote on its own dev server, for its team: a minimal frame with login (through the dev server's

@@ -1,5 +1,5 @@
 import type { CurrentUser, Role, WhereCondition } from '@caravan/contracts';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import type { EntityRow } from './entityApi';
 import type { FieldDef, Values } from './fields';
@@ -37,6 +37,8 @@ export type EntityView = {
   canDelete?(user: CurrentUser | null): boolean;
   /** Rows open their item page (default: true). */
   itemPage?: boolean;
+  /** Rows open this dialog instead of their item page (spec §2 notification panel: list plus a detail dialog). */
+  rowDialog?: ComponentType<{ row: EntityRow; onClose(): void }>;
   itemTitle?(values: Values): string;
   sections?(ctx: SectionContext): ReactNode;
   /** Named lists of the same entity the user switches between (orders: all, favourites, archive); the first is the default. */

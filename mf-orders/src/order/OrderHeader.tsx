@@ -32,6 +32,7 @@ import { usePositionsOfOrder, useSettingsUpdateMutation } from './api';
 import { CarrierCard } from './carrier/CarrierCard';
 import { OrderPayment } from './OrderPayment';
 import { StageDialog } from './StageDialog';
+import { TelegramDialog } from './TelegramDialog';
 
 /** Carrier tracking pages (spec §2: they open in a new tab). */
 const TRACKING: Record<string, (n: string) => string> = {
@@ -55,13 +56,15 @@ function useLiveOrder(id: number, shownStage: OrderStage) {
     'client_order_item',
     id,
     (event) => {
+      const entity = (event as { entity?: string }).entity;
+      // a chat message changes neither the order nor its positions (the timeline hears it itself)
+      if (entity === 'chat_message') return;
       dispatch(
         baseApi.util.invalidateTags([
           { type: 'Entity', id: 'client_order' },
           { type: 'Entity', id: 'client_order_position' },
         ]),
       );
-      const entity = (event as { entity?: string }).entity;
       const stage = event.item.stage as OrderStage | undefined;
       // told only when the stage changed under the user's eyes (a repricing or a save of their own is not news)
       if (entity === 'client_order' && stage && stage !== shown.current)
@@ -131,6 +134,7 @@ export function OrderHeader({ id, values }: SectionContext) {
   const user = useCurrentUser();
   useLiveOrder(id, values.stage as OrderStage);
   const [move, setMove] = useState<OrderTransition | null>(null);
+  const [writing, setWriting] = useState(false);
   const { data: positions } = usePositionsOfOrder(id);
   const stage = values.stage as OrderStage;
   const moves = values.deleted
@@ -188,6 +192,13 @@ export function OrderHeader({ id, values }: SectionContext) {
           variant="minimal"
           text={t('orders.copyOrder')}
           onClick={() => void copy(summary())}
+        />
+        <Button
+          icon="share"
+          variant="minimal"
+          text={t('telegram.write')}
+          data-testid="order-telegram"
+          onClick={() => setWriting(true)}
         />
       </div>
       <div className="caravan-order-figures">
@@ -250,6 +261,7 @@ export function OrderHeader({ id, values }: SectionContext) {
         </Callout>
       )}
       {move && <StageDialog order={values} move={move} onClose={() => setMove(null)} />}
+      {writing && <TelegramDialog orderId={id} onClose={() => setWriting(false)} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { Button, ButtonGroup, Tag } from '@blueprintjs/core';
 import {
+  CARRIER_MESSAGES,
   DELIVERY_PAYMENT_STATE_LABELS,
   formatMoney,
   payableNow,
@@ -8,10 +9,12 @@ import {
   type ProductPaymentState,
   paymentClosedReason,
 } from '@caravan/contracts';
-import { authHeaders, Slot, toast, useCurrentUser, userIsAdmin, type SectionContext } from '@caravan/ui-kit';
+import { Slot } from '@caravan/slots';
+import { authHeaders, toast, useCurrentUser, userIsAdmin, type SectionContext } from '@caravan/ui-kit';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CDEK_LOCK_NOTE, useCdekPaymentLock } from './carrier/paymentLock';
+import { TelegramDialog } from './TelegramDialog';
 
 const PAID_INTENT: Record<string, 'success' | 'warning' | 'none'> = {
   paid: 'success',
@@ -140,6 +143,13 @@ export function OrderPayment({ id, values }: Pick<SectionContext, 'id' | 'values
         </span>
       )}
       {paying && <Slot name="order-payment" orderId={id} onClose={() => setPaying(false)} fallback={null} />}
+      {cdekLock.writing && (
+        <TelegramDialog
+          orderId={id}
+          note={CARRIER_MESSAGES.cdekLockedClient}
+          onClose={cdekLock.stopWriting}
+        />
+      )}
     </div>
   );
 }

@@ -1,6 +1,9 @@
 import { Button, Card, H5, HTMLTable } from '@blueprintjs/core';
+import { OrderTimeline } from './timeline/OrderTimeline';
+import { WarehousePhotos } from './timeline/WarehousePhotos';
 import { clientOrder, duesShown, formatMoney, type OrderWarning } from '@caravan/contracts';
 import {
+  ChatBox,
   toast,
   useCurrentUser,
   useDocumentSaveMutation,
@@ -12,6 +15,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { OzonPanel } from './carrier/OzonPanel';
+import { OrderTasks } from './OrderTasks';
 import { PositionTable } from './PositionTable';
 import { TaxRates } from './PriceAdjustment';
 import { RateHistory } from './RateHistory';
@@ -148,7 +152,7 @@ function Family({ values }: { values: Values }) {
   );
 }
 
-/** Below the order's fields: prices, delivery, family and the positions table. */
+/** Below the order's fields: prices, delivery, family, the positions table, the order's tasks and its chat. */
 export function OrderSections({ id, values, editable }: SectionContext) {
   return (
     <>
@@ -158,8 +162,14 @@ export function OrderSections({ id, values, editable }: SectionContext) {
         <Family values={values} />
         <Warnings values={values} editable={editable} />
         <OzonPanel id={id} values={values} />
+        <WarehousePhotos orderId={id} />
+        <OrderTimeline id={id} />
       </div>
       <PositionTable order={values} orderId={id} editable={editable} />
+      <div className="caravan-order-sections">
+        <OrderTasks orderId={id} />
+        <ChatBox tableName="client_order" tableId={id} />
+      </div>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { CurrentUser, SettingsParams } from '@caravan/contracts';
+import type { CurrentUser, SettingsParams, TgRecipient, TgSendParams } from '@caravan/contracts';
 import { baseApi, useDocumentListQuery } from '@caravan/ui-kit';
 
 const ORDER_TAGS = [
@@ -32,6 +32,13 @@ export const orderApi = baseApi.injectEndpoints({
     settingsUpdate: build.mutation<CurrentUser, SettingsParams>({
       query: (params) => ({ method: 'profile_settings_update', params }),
     }),
+    // the telegram dialog (ADR 0022): who it writes to, and the send; the order itself does not change
+    tgRecipient: build.query<TgRecipient, number>({
+      query: (id) => ({ method: 'client_order_tg_recipient', params: { id } }),
+    }),
+    tgSend: build.mutation<{ sent: number; message: string }, TgSendParams>({
+      query: (params) => ({ method: 'client_order_tg_send', params }),
+    }),
   }),
 });
 /** Positions a page of the order's table holds (the first page also serves the card's header). */
@@ -52,4 +59,5 @@ export const usePositionsOfOrder = (orderId: number, skip = false, page = 1) =>
     { skip },
   );
 
-export const { useOrderCallMutation, useSettingsUpdateMutation } = orderApi;
+export const { useOrderCallMutation, useSettingsUpdateMutation, useTgRecipientQuery, useTgSendMutation } =
+  orderApi;

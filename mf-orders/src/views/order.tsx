@@ -16,6 +16,7 @@ import {
   type WhereCondition,
 } from '@caravan/contracts';
 import {
+  ChatUnreadMark,
   enumOptions,
   fieldsOf,
   ID_COLUMN,
@@ -80,6 +81,8 @@ export const orderView: EntityView = {
       key: 'transport_company_rus_order_number',
       label: clientOrder.labels.transport_company_rus_order_number,
     },
+    // issue 19: the order chat's messages the user has not read
+    { key: 'chat_unread', label: 'чат', render: (row) => <ChatUnreadMark tableId={row.id} /> },
   ],
   // spec §2: the list filters by stage and state, client and operator, the way of buyout and delivery, the date
   filters: fieldsOf(clientOrder, {

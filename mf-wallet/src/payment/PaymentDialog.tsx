@@ -33,8 +33,8 @@ import {
   useDocumentSaveMutation,
   userIsAdmin,
   type AppStore,
-  type SlotProps,
 } from '@caravan/ui-kit';
+import type { SlotProps } from '@caravan/slots';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';

@@ -9,16 +9,15 @@ import {
   NavbarDivider,
   NavbarGroup,
   NavbarHeading,
-  NonIdealState,
   PopoverNext,
   Spinner,
   Switch,
-  Tag,
   type IconName,
 } from '@blueprintjs/core';
 import { REMOTES, type CurrentUser } from '@caravan/contracts';
 import { isAdmin } from './menu';
-import { RemoteBoundary, RemotePlaceholder, Slot, useServerEvents } from '@caravan/ui-kit';
+import { Slot } from '@caravan/slots';
+import { changeLanguage, RemoteBoundary, RemotePlaceholder } from '@caravan/ui-kit';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
@@ -28,10 +27,12 @@ import { ProfilePage } from '../pages/ProfilePage';
 import { UserPage } from '../pages/users/UserPage';
 import { UsersPage } from '../pages/users/UsersPage';
 import type { LoadedRemote } from '../remotes';
+import { refusalLines } from '../remoteVersions';
 import { isDarkMode, setDarkMode } from '../session';
 import { Crumbs } from './Crumbs';
 import { PHONE_QUERY, useMediaQuery } from './useMediaQuery';
 import { Logo } from './Logo';
+import { NotificationCenter } from './Notifications';
 import { allowed, buildMenu, entryText, groupByFolder } from './menu';
 
 type Props = {
@@ -50,14 +51,10 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
   // wide screens: the side menu is open unless hidden; phones: a drawer, closed until asked for
   const [menuOpen, setMenuOpen] = useState(true);
   const [drawerMenuOpen, setDrawerMenuOpen] = useState(false);
-  const [drawerOpen, setDrawerOpen] = useState(false);
   const [dark, setDark] = useState(isDarkMode(user.id));
   const entries = useMemo(() => buildMenu(user, remotes), [user, remotes]);
   const { top, folders } = groupByFolder(entries);
   const isClient = user.role.includes('client');
-  // The notification list arrives with the orders work; the badge already counts what the server pushes.
-  const [unread, setUnread] = useState(0);
-  useServerEvents('notification', undefined, () => setUnread((n) => n + 1), t('sse.failed'));
 
   const toggleDark = () => {
     setDarkMode(user.id, !dark);
@@ -113,18 +110,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
               <Slot name="wallet-widget" />
             </div>
           )}
-          <Button
-            variant="minimal"
-            icon="notifications"
-            aria-label={t('layout.notifications')}
-            onClick={() => setDrawerOpen(true)}
-          >
-            {unread > 0 && (
-              <Tag round intent="danger">
-                {unread}
-              </Tag>
-            )}
-          </Button>
+          <NotificationCenter user={user} />
           <NavbarDivider />
           <PopoverNext
             placement="bottom-end"
@@ -136,9 +122,7 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
                   icon="translate"
                   text={i18n.language === 'ru' ? 'English' : 'Русский'}
                   onClick={() => {
-                    const next = i18n.language === 'ru' ? 'en' : 'ru';
-                    localStorage.setItem('language', next);
-                    void i18n.changeLanguage(next);
+                    void changeLanguage(i18n.language === 'ru' ? 'en' : 'ru');
                   }}
                 />
                 <MenuItem
@@ -206,7 +190,12 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
                     <Route
                       key={path}
                       path={`/${path}/*`}
-                      element={<RemotePlaceholder title={t(`remotes.${remote.name}`)} />}
+                      element={
+                        <RemotePlaceholder
+                          title={t(`remotes.${remote.name}`)}
+                          reasons={remote.status === 'refused' ? refusalLines(t, remote.refusal) : undefined}
+                        />
+                      }
                     />
                   )),
             )}
@@ -225,15 +214,6 @@ export function Layout({ user, remotes, onExit, onUserChanged }: Props) {
           {sideMenu}
         </Drawer>
       )}
-      <Drawer
-        isOpen={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-        size={240}
-        title={t('layout.notifications')}
-        icon="notifications"
-      >
-        <NonIdealState icon="inbox" title={t('layout.noNotifications')} />
-      </Drawer>
     </div>
   );
 }

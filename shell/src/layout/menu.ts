@@ -24,7 +24,7 @@ export const allowed = (user: CurrentUser, roles: readonly Role[]) =>
 
 /**
  * The side menu from the remotes' routes, filtered by the user's roles and the folder's roles. A remote
- * that failed to load shows one disabled entry, so its area says it is unavailable.
+ * that failed to load or was refused shows one disabled entry, so its area says it is unavailable.
  */
 export const isAdmin = (user: CurrentUser) => user.role.includes('admin');
 
@@ -38,7 +38,7 @@ export function buildMenu(user: CurrentUser, remotes: LoadedRemote[]): MenuEntry
     ({ roles: _roles, ...entry }) => entry,
   );
   for (const remote of remotes) {
-    if (remote.status === 'failed') {
+    if (remote.status !== 'ready') {
       entries.push({
         path: REMOTES[remote.name].routes[0],
         label: 'remote.unavailableMenu',

@@ -1,12 +1,17 @@
-import { Button, ButtonGroup, Card } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, Spinner } from '@blueprintjs/core';
 import type { CurrentUser } from '@caravan/contracts';
 import { LoginForm } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '../layout/Logo';
-import { RecoveryForm } from './auth/RecoveryForm';
-import { RegistrationForm } from './auth/RegistrationForm';
-import { VisitorLinks } from './auth/VisitorDialogs';
+import { VisitorLinks } from './auth/VisitorLinks';
+
+// The other two forms check their fields with the contracts' zod schemas: zod comes with them, not
+// with the login page (issue 21).
+const RegistrationForm = lazy(() =>
+  import('./auth/RegistrationForm').then((m) => ({ default: m.RegistrationForm })),
+);
+const RecoveryForm = lazy(() => import('./auth/RecoveryForm').then((m) => ({ default: m.RecoveryForm })));
 
 type Mode = 'login' | 'register' | 'recover';
 
@@ -31,8 +36,10 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn(user: CurrentUser): void 
         </div>
         <h4 className="bp6-heading">{titles[mode]}</h4>
         {mode === 'login' && <LoginForm onLoggedIn={onLoggedIn} />}
-        {mode === 'register' && <RegistrationForm />}
-        {mode === 'recover' && <RecoveryForm />}
+        <Suspense fallback={<Spinner size={32} />}>
+          {mode === 'register' && <RegistrationForm />}
+          {mode === 'recover' && <RecoveryForm />}
+        </Suspense>
         <ButtonGroup variant="minimal" fill style={{ marginTop: 12 }}>
           {(['login', 'register', 'recover'] as const)
             .filter((m) => m !== mode)

@@ -4,10 +4,15 @@ import { SingleImage, toast } from '@caravan/ui-kit';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProfileUpdateMutation } from '../api/users';
+import { NotificationChannels } from './NotificationChannels';
+import { TelegramLink } from './TelegramLink';
 
 type Props = { user: CurrentUser; onExit(): void; onSaved(user: CurrentUser): void };
 
-/** /profile (spec §2): first name, last name, phone (+7 rule), photo, exit. */
+/**
+ * /profile (spec §2): first name, last name, phone (+7 rule), photo, exit; the Telegram link (ADR 0022);
+ * the notification channels (ADR 0021).
+ */
 export function ProfilePage({ user, onExit, onSaved }: Props) {
   const { t } = useTranslation();
   const [values, setValues] = useState({
@@ -70,6 +75,8 @@ export function ProfilePage({ user, onExit, onSaved }: Props) {
         <Button type="submit" intent="primary" text={t('common.save')} loading={isLoading} />
         <Button icon="log-out" text={t('layout.exit')} onClick={onExit} style={{ marginLeft: 8 }} />
       </form>
+      <TelegramLink />
+      <NotificationChannels />
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { FailureInjector, moscowLocal, ShipmentBook, TokenBucket } from './sandboxKit';
+import { armFailure, FailureInjector, moscowLocal, ShipmentBook, TokenBucket } from './sandboxKit';
 
 describe('the sandboxes’ rate limit', () => {
   it('lets `rps` calls through a second per account, then says how long to wait, then refills', () => {
@@ -11,6 +11,12 @@ describe('the sandboxes’ rate limit', () => {
     expect(bucket.take('a')).toBe(0);
     expect(bucket.take('a')).toBe(500);
   });
+
+  it('under one call a second still lets the first call through, then asks for the whole wait', () => {
+    const bucket = new TokenBucket(0.01, () => 1_000_000);
+    expect(bucket.take('a')).toBe(0);
+    expect(bucket.take('a')).toBe(100_000);
+  });
 });
 
 describe('failure injection', () => {
@@ -19,6 +25,16 @@ describe('failure injection', () => {
     expect(failures.take()).toBeNull();
     failures.set('500', 2);
     expect([failures.take(), failures.take(), failures.take()]).toEqual(['500', '500', null]);
+  });
+
+  it('is armed by the body of /sandbox/fail, once by default; a mode it does not know is refused', () => {
+    const failures = new FailureInjector();
+    expect(armFailure(failures, { mode: 'timeout' })).toEqual({ mode: 'timeout', times: 1 });
+    expect([failures.take(), failures.take()]).toEqual(['timeout', null]);
+    expect(() => armFailure(failures, { mode: '503', times: 1 })).toThrow(
+      'mode: 500 | 429 | timeout | malformed; times: целое число',
+    );
+    expect(() => armFailure(failures, { mode: '500', times: -1 })).toThrow('times: целое число');
   });
 });
 

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@caravan/service-kit';
+import { readRequestBody, type Logger } from '@caravan/service-kit';
 
 /**
- * What the PEC and JDE sandboxes share (adapters-common): shipments kept in memory moving along a
- * realistic sequence, a token bucket per account, failure injection, the /sandbox/ control endpoints and
- * the Russian page at '/' where a tester drives a parcel to delivered by hand.
+ * What the vendors' sandboxes share (adapters-common): the HTTP server, bodies, a token bucket per account,
+ * failure injection and the /sandbox/fail call. PEC and JDE also keep their shipments in a ShipmentBook
+ * moving along a realistic sequence, with the /sandbox/ control endpoints and the Russian page at '/' where
+ * a tester drives a parcel to delivered by hand; Ozon and 17TRACK keep their own postings and waybills.
  */
 
 export const FAILURE_MODES = ['500', '429', 'timeout', 'malformed'] as const;
@@ -28,19 +29,35 @@ export class FailureInjector {
   }
 }
 
-/** `rps` calls a second per key with bursts up to `rps`; take() answers 0 (go) or the ms until a token. */
+/** The next calls fail as the body of POST /sandbox/fail says ({mode, times = 1}); answers what it set. */
+export function armFailure(failures: FailureInjector, body: Record<string, unknown>) {
+  const mode = body.mode as FailureMode;
+  const times = body.times === undefined ? 1 : Number(body.times);
+  if (!FAILURE_MODES.includes(mode) || !Number.isInteger(times) || times < 0)
+    throw new SandboxError(400, `mode: ${FAILURE_MODES.join(' | ')}; times: целое число`);
+  failures.set(mode, times);
+  return { mode, times };
+}
+
+/**
+ * `rps` calls a second per key with bursts up to `rps` (at least one call); take() answers 0 (go) or
+ * the ms until a token.
+ */
 export class TokenBucket {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly burst: number;
 
   constructor(
     private readonly rps: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.burst = Math.max(1, rps);
+  }
 
   take(key: string): number {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.rps, at: now };
-    bucket.tokens = Math.min(this.rps, bucket.tokens + ((now - bucket.at) / 1000) * this.rps);
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.rps);
     bucket.at = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
@@ -151,39 +168,37 @@ export function moscowLocal(date: Date): string {
 
 const MAX_BODY = 64 * 1024;
 
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new SandboxError(413, 'слишком большой запрос'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+/** The request's body as text; a body over `maxBytes` is refused (SandboxError 413). */
+export const readBody = (req: IncomingMessage, maxBytes = MAX_BODY): Promise<string> =>
+  readRequestBody(req, maxBytes, () => new SandboxError(413, 'слишком большой запрос'));
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string) {
+export function sendHtml(res: ServerResponse, status: number, html: string) {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
 }
 
-const escapeHtml = (text: string) =>
+/** After a form post of the tester page: the browser goes back to the page. */
+export function backToPage(res: ServerResponse) {
+  res.writeHead(303, { location: '/' });
+  res.end();
+}
+
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-/** A JSON body or a plain HTML form post; {} when empty. */
+/** A control call's JSON body or a plain HTML form post's fields; {} when empty. */
+export async function controlFields(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return bodyFields(await readBody(req), req.headers['content-type']);
+}
+
 function bodyFields(text: string, type: string | undefined): Record<string, unknown> {
   if (!text.trim()) return {};
   if (type?.includes('application/x-www-form-urlencoded'))
@@ -211,7 +226,7 @@ export interface SandboxControl {
   label(status: string): string;
 }
 
-const isFormPost = (req: IncomingMessage) =>
+export const isFormPost = (req: IncomingMessage) =>
   (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
 
 function page(control: SandboxControl): string {
@@ -258,12 +273,12 @@ export async function handleControl(
   if (!path.startsWith('/sandbox/')) return false;
   try {
     const done = (status: number, body: unknown) =>
-      isFormPost(req) ? (res.writeHead(303, { location: '/' }), res.end()) : sendJson(res, status, body);
+      isFormPost(req) ? backToPage(res) : sendJson(res, status, body);
     if (path === '/sandbox/shipments' && method === 'GET') {
       sendJson(res, 200, { shipments: control.book.list().map(control.view) });
       return true;
     }
-    const body = method === 'POST' ? bodyFields(await readBody(req), req.headers['content-type']) : {};
+    const body = method === 'POST' ? await controlFields(req) : {};
     if (path === '/sandbox/shipments' && method === 'POST') {
       const shipment = control.book.create(optionalText(body.number), optionalText(body.status));
       done(201, control.view(shipment));
@@ -276,12 +291,7 @@ export async function handleControl(
       return true;
     }
     if (path === '/sandbox/fail' && method === 'POST') {
-      const mode = body.mode as FailureMode;
-      const times = body.times === undefined ? 1 : Number(body.times);
-      if (!FAILURE_MODES.includes(mode) || !Number.isInteger(times) || times < 0)
-        throw new SandboxError(400, `mode: ${FAILURE_MODES.join(' | ')}; times: целое число`);
-      control.failures.set(mode, times);
-      sendJson(res, 200, { mode, times });
+      sendJson(res, 200, armFailure(control.failures, body));
       return true;
     }
     throw new SandboxError(404, 'нет такой команды песочницы');
@@ -297,18 +307,22 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-/** Listens on host:port (0 = any free port); `url` is where a client on this machine reaches it. */
+/**
+ * Listens on host:port (0 = any free port); `url` is where a client on this machine reaches it. A request
+ * `handle` fails on is answered 500 with `failureBody` (in the vendor's format).
+ */
 export async function startHttpSandbox(
   name: string,
   host: string,
   port: number,
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   log?: Logger,
+  failureBody: unknown = { error: 'внутренняя ошибка песочницы' },
 ): Promise<RunningSandbox> {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       log?.error({ err: error }, `${name} sandbox: request failed`);
-      if (!res.headersSent) sendJson(res, 500, { error: 'внутренняя ошибка песочницы' });
+      if (!res.headersSent) sendJson(res, 500, failureBody);
       else res.end();
     });
   });

@@ -5,15 +5,24 @@ import type { Knex } from 'knex';
 const clientIds = (list: unknown) => new Set(((list as OperatorClient[] | null) ?? []).map((c) => c.id));
 
 /**
- * Only an admin puts a client on an operator's list or takes one off (docs/access.md): the list decides
- * which clients' data an operator reads. The operator edits the entries of their clients (identifier,
- * debts allowed, discounts).
+ * Only an admin takes a client off an operator's list, or puts on it a client the operator has no order of
+ * (docs/access.md): the list decides which clients' data an operator reads. An operator may add a client
+ * whose order they already handle (the CDEK waybill draft asks for the client's identifier, spec §4), and
+ * edits the entries of their clients (identifier, debts allowed, discounts).
  */
-export function assertSameClients(prev: unknown, next: unknown) {
+export async function assertClientListChange(trx: Db, operatorId: number, prev: unknown, next: unknown) {
   const before = clientIds(prev);
   const after = clientIds(next);
-  if (before.size !== after.size || [...after].some((id) => !before.has(id)))
+  if ([...before].some((id) => !after.has(id)))
     throw new BusinessError(OPERATOR_MESSAGES.clientListAdminOnly);
+  const added = [...after].filter((id) => !before.has(id));
+  if (!added.length) return;
+  const withOrders = await trx('replica')
+    .where({ entity: 'client_order', deleted: false })
+    .whereRaw(`(data->>'operator_id')::bigint = ?`, [operatorId])
+    .whereRaw(`(data->>'client_id')::bigint = any(?)`, [added])
+    .distinct(trx.raw(`(data->>'client_id')::bigint as client_id`));
+  if (withOrders.length !== added.length) throw new BusinessError(OPERATOR_MESSAGES.clientListAdminOnly);
 }
 
 /**

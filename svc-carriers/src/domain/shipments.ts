@@ -64,20 +64,40 @@ export async function shipmentOfOrder(db: Db, client_order_id: number): Promise<
   return row && asShipment(row);
 }
 
-/** The shipment a vendor names in a webhook: by its number, else by its uuid. */
-export async function shipmentByVendorId(
+/** A webhook's status of a shipment the vendor names by its number, or its uuid. */
+export type VendorPush = { number: string | null; uuid: string | null; status: CarrierStatus };
+
+/**
+ * The shipments the vendor's pushes name (one query for all of them): each push matches the newest
+ * shipment of the carrier with its number, else its uuid; undefined where none does.
+ */
+export async function shipmentsOfPushes(
   db: Db,
   carrier: TrackedCarrier,
-  number: string | null,
-  uuid: string | null,
-): Promise<Shipment | undefined> {
-  const q = db('shipment').where({ carrier }).orderBy('id', 'desc');
-  if (number && uuid) q.where((w) => w.where({ number }).orWhere({ uuid }));
-  else if (number) q.where({ number });
-  else if (uuid) q.where({ uuid });
-  else return undefined;
-  const row = (await q.first(SHIPMENT_COLUMNS)) as Record<string, unknown> | undefined;
-  return row && asShipment(row);
+  pushes: readonly Pick<VendorPush, 'number' | 'uuid'>[],
+): Promise<Array<Shipment | undefined>> {
+  const numbers = [...new Set(pushes.map((p) => p.number).filter((n): n is string => !!n))];
+  const uuids = [...new Set(pushes.map((p) => p.uuid).filter((u): u is string => !!u))];
+  if (!numbers.length && !uuids.length) return pushes.map(() => undefined);
+  const rows = (await db('shipment')
+    .where({ carrier })
+    .where((w) => w.whereIn('number', numbers).orWhereIn('uuid', uuids))
+    .select(SHIPMENT_COLUMNS)) as Record<string, unknown>[];
+  const byNumber = new Map<string, Shipment>();
+  const byUuid = new Map<string, Shipment>();
+  const keepNewest = (map: Map<string, Shipment>, key: string | null, s: Shipment) => {
+    if (key && (map.get(key)?.id ?? 0) < s.id) map.set(key, s);
+  };
+  for (const row of rows) {
+    const s = asShipment(row);
+    keepNewest(byNumber, s.number, s);
+    keepNewest(byUuid, s.uuid, s);
+  }
+  return pushes.map((p) => {
+    const a = p.number ? byNumber.get(p.number) : undefined;
+    const b = p.uuid ? byUuid.get(p.uuid) : undefined;
+    return a && b ? (a.id > b.id ? a : b) : (a ?? b);
+  });
 }
 
 /** A status after which the carrier has nothing more to say: the shipment is no longer polled. */
@@ -87,23 +107,47 @@ export function isFinalStatus(carrier: TrackedCarrier, vendorStatus: string | nu
   return stageForCarrierStatus(carrier, vendorStatus) === 'client_received';
 }
 
-type LoggedStatus = { vendor_status: string; status_at: Date; city: string | null };
+/**
+ * Is a new status later than the shipment's current one? By its time; vendors give times to the second, so two
+ * statuses of one second (CDEK's 'в пути' and 'вручён' a moment apart) are told apart by arrival — the one logged
+ * later is later — except that nothing replaces a final status of the same second.
+ */
+function isLater(
+  carrier: TrackedCarrier,
+  status: { vendor_status: string; status_at: Date },
+  latest: { vendor_status: string | null; status_at: Date | null },
+): boolean {
+  if (!latest.status_at) return true;
+  const diff = status.status_at.getTime() - latest.status_at.getTime();
+  if (diff !== 0) return diff > 0;
+  if (status.vendor_status === latest.vendor_status) return false;
+  return !isFinalStatus(carrier, latest.vendor_status);
+}
 
-/** Stores the statuses in the log; answers those it did not hold yet (a repeat stores nothing). */
-async function logNewStatuses(trx: Db, shipmentId: number, statuses: readonly CarrierStatus[]) {
-  if (!statuses.length) return [];
-  const rows = statuses.map((s) => ({
-    shipment_id: shipmentId,
-    vendor_status: s.vendor_status,
-    status_at: new Date(s.status_at),
-    city: s.city,
-  }));
-  const inserted = (await trx('shipment_status')
-    .insert(rows)
-    .onConflict(['shipment_id', 'vendor_status', 'status_at'])
-    .ignore()
-    .returning(['vendor_status', 'status_at', 'city'])) as LoggedStatus[];
-  return inserted.sort((a, b) => a.status_at.getTime() - b.status_at.getTime());
+type LoggedStatus = { shipment_id: number; vendor_status: string; status_at: Date; city: string | null };
+
+/**
+ * Stores the statuses in the log (one statement); answers those it did not hold yet, per shipment and
+ * oldest first (a repeat stores nothing).
+ */
+async function logNewStatuses(trx: Db, reported: readonly ReportedStatuses[]) {
+  const rows = reported.flatMap((r) => r.statuses.map((s) => ({ shipment_id: r.shipment_id, ...s })));
+  const fresh = new Map<number, LoggedStatus[]>();
+  if (!rows.length) return fresh;
+  const { rows: inserted } = (await trx.raw(
+    `insert into shipment_status (shipment_id, vendor_status, status_at, city)
+     select shipment_id, vendor_status, status_at, city
+     from jsonb_to_recordset(?::jsonb) as x(shipment_id bigint, vendor_status text, status_at timestamptz, city text)
+     on conflict (shipment_id, vendor_status, status_at) do nothing
+     returning shipment_id, vendor_status, status_at, city`,
+    [JSON.stringify(rows)],
+  )) as { rows: LoggedStatus[] };
+  for (const row of inserted) {
+    const id = Number(row.shipment_id);
+    fresh.set(id, [...(fresh.get(id) ?? []), { ...row, shipment_id: id }]);
+  }
+  for (const list of fresh.values()) list.sort((a, b) => a.status_at.getTime() - b.status_at.getTime());
+  return fresh;
 }
 
 function statusEvent(
@@ -135,6 +179,9 @@ export type RecordOptions = {
   outbox: Outbox;
 };
 
+/** What a vendor said about one shipment. */
+export type ReportedStatuses = { shipment_id: number; statuses: readonly CarrierStatus[] };
+
 /**
  * What a vendor said about a shipment (a poll's answer or a webhook), inside the caller's transaction:
  * every status goes into the log once; each status new to the log and newer than the shipment's current
@@ -149,40 +196,68 @@ export async function recordStatuses(
   statuses: readonly CarrierStatus[],
   options: RecordOptions,
 ): Promise<CarrierStatusChanged[]> {
+  return recordStatusesOfShipments(trx, [{ shipment_id: shipment.id, statuses }], options);
+}
+
+/**
+ * recordStatuses for many shipments at once, in a constant number of statements whatever their count
+ * (a group of webhooks, docs/adr/0030): the shipments are locked in id order, the statuses logged in one
+ * insert, the events written in one outbox insert, the shipments updated in one statement.
+ */
+export async function recordStatusesOfShipments(
+  trx: Db,
+  reported: readonly ReportedStatuses[],
+  options: RecordOptions,
+): Promise<CarrierStatusChanged[]> {
   const confirmedAt = new Date(options.confirmed_at);
-  // the row lock orders a webhook and a poll of one shipment: each sees what the other committed
-  const row = (await trx('shipment').where({ id: shipment.id }).forUpdate().first(SHIPMENT_COLUMNS)) as
-    Record<string, unknown> | undefined;
-  if (!row) return [];
-  const current = asShipment(row);
-  const fresh = await logNewStatuses(trx, current.id, statuses);
+  const ids = [...new Set(reported.map((r) => r.shipment_id))].sort((a, b) => a - b);
+  if (!ids.length) return [];
+  // the row locks order a webhook and a poll of one shipment: each sees what the other committed
+  const locked = (
+    (await trx('shipment').whereIn('id', ids).orderBy('id').forUpdate().select(SHIPMENT_COLUMNS)) as Record<
+      string,
+      unknown
+    >[]
+  ).map(asShipment);
+  const known = new Set(locked.map((s) => s.id));
+  const fresh = await logNewStatuses(
+    trx,
+    reported.filter((r) => known.has(r.shipment_id)),
+  );
   const events: CarrierStatusChanged[] = [];
-  let latest = { vendor_status: current.vendor_status, status_at: current.status_at };
-  for (const status of fresh) {
-    if (latest.status_at && status.status_at.getTime() <= latest.status_at.getTime()) continue;
-    const final = isFinalStatus(current.carrier, status.vendor_status);
-    const event = statusEvent(current, status, confirmedAt, final);
-    await options.outbox.write(trx, {
+  const updates = locked.map((current) => {
+    let latest = { vendor_status: current.vendor_status, status_at: current.status_at };
+    for (const status of fresh.get(current.id) ?? []) {
+      if (!isLater(current.carrier, status, latest)) continue;
+      events.push(
+        statusEvent(current, status, confirmedAt, isFinalStatus(current.carrier, status.vendor_status)),
+      );
+      latest = { vendor_status: status.vendor_status, status_at: status.status_at };
+    }
+    return {
+      id: current.id,
+      ...latest,
+      final: current.final || isFinalStatus(current.carrier, latest.vendor_status),
+    };
+  });
+  await options.outbox.writeMany(
+    trx,
+    events.map((event) => ({
       topic: SHIPMENT_TOPIC,
-      key: String(current.id),
+      key: String(event.shipment_id),
       type: CARRIER_EVENTS.statusChanged,
       actor: null,
       data: event,
-    });
-    events.push(event);
-    latest = { vendor_status: status.vendor_status, status_at: status.status_at };
-  }
-  await trx('shipment')
-    .where({ id: current.id })
-    .update({
-      vendor_status: latest.vendor_status,
-      status_at: latest.status_at,
-      final: current.final || isFinalStatus(current.carrier, latest.vendor_status),
-      last_confirmed_at: confirmedAt,
-      last_error: null,
-      failures: 0,
-      updated_at: trx.fn.now(),
-    });
+    })),
+  );
+  await trx.raw(
+    `update shipment s
+     set vendor_status = v.vendor_status, status_at = v.status_at, final = v.final,
+         last_confirmed_at = ?, last_error = null, failures = 0, updated_at = now()
+     from jsonb_to_recordset(?::jsonb) as v(id bigint, vendor_status text, status_at timestamptz, final boolean)
+     where s.id = v.id`,
+    [confirmedAt.toISOString(), JSON.stringify(updates)],
+  );
   return events;
 }
 

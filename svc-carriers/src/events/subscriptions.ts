@@ -19,5 +19,6 @@ export const subscriptions: Subscription[] = [
     name: 'reference-replica',
     topics: CARRIERS_REPLICATED_ENTITIES.map((e) => ENTITY_TOPICS[e]),
     handler: replicaThenShipments,
+    types: [EVENT_TYPES.entityChanged],
   },
 ];

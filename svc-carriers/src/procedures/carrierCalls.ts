@@ -16,6 +16,7 @@ import {
   normalizedWaybill,
   ok,
   OzonPostingGetInput,
+  ShipmentGetParams,
   PEC_NUMBER_LENGTH,
   type CdekOrderCreateResult,
   type CntWaybillInfo,
@@ -362,8 +363,6 @@ async function cntWaybillGet(
 }
 
 // ---------------------------------------------------------------------------------- client_order_shipment_get
-
-const ShipmentGetParams = z.object({ client_order_id: z.coerce.number().int().positive() });
 
 /** What the order card shows about its carrier, or null when the order's carrier is not followed. */
 export async function shipmentView(db: Db, identity: Identity, client_order_id: number) {

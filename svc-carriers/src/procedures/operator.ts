@@ -7,7 +7,7 @@ import {
 } from '@caravan/contracts';
 import { linkedIds, registerEntity, type ServiceKit } from '@caravan/service-kit';
 import { MASKED_TRANSPORT_DATA_SQL, sealGivenTransportData } from '../domain/credentials';
-import { assertOwnLegalEntities, assertSameClients } from '../domain/operators';
+import { assertClientListChange, assertOwnLegalEntities } from '../domain/operators';
 import { topicOf } from './reference';
 
 /**
@@ -47,7 +47,8 @@ export const registerOperator = (kit: ServiceKit) =>
           prev?.transport_company_data as TransportCompanyData[] | undefined,
         );
       if (isAdmin(identity) || !prev) return;
-      if ('client_list' in given) assertSameClients(prev.client_list, given.client_list);
+      if ('client_list' in given)
+        await assertClientListChange(trx, prev.id as number, prev.client_list, given.client_list);
       await assertOwnLegalEntities(trx, prev.id, prev, given);
     },
     topic: topicOf('operator'),

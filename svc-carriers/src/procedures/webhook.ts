@@ -9,7 +9,7 @@ import {
   type WaybillTracker,
   type WebhookRequest,
 } from '../adapters/carrier';
-import { recordStatuses, shipmentByVendorId } from '../domain/shipments';
+import { WebhookPushes } from '../domain/webhookPushes';
 import { storeTrackedWaybill } from '../domain/waybills';
 
 /** A development value: real deployments set CARRIERS_WEBHOOK_SECRET (it travels in the URL CDEK calls). */
@@ -54,6 +54,7 @@ const answer = (res: Response, status: number, text: string) =>
  * The vendor retries whatever is not 2xx, so a database out of reach is a 503, never a 500.
  */
 export function registerCarrierWebhook(kit: ServiceKit, setup: WebhookSetup) {
+  const statuses = new WebhookPushes(kit);
   kit.publicApi.post(
     '/carriers/webhook/:vendor',
     express.raw({ type: () => true, limit: '512kb' }),
@@ -72,7 +73,11 @@ export function registerCarrierWebhook(kit: ServiceKit, setup: WebhookSetup) {
           kit.log.warn({ vendor, err: err instanceof Error ? err.message : err }, 'carrier webhook refused');
           return answer(res, 401, 'forbidden');
         }
-        await recordPushes(kit, carrier.vendor, pushes);
+        if (pushes.length)
+          await statuses.record(
+            carrier.vendor,
+            pushes.map((p) => ({ ...p, number: p.number || null })),
+          );
         answer(res, 200, 'OK');
       } catch (err) {
         if (isTransientDbError(err)) kit.log.warn({ err, vendor }, 'carrier webhook: database unavailable');
@@ -81,22 +86,6 @@ export function registerCarrierWebhook(kit: ServiceKit, setup: WebhookSetup) {
       }
     },
   );
-}
-
-/** Each pushed status of a shipment we follow (one transaction: the events exist only if it commits). */
-async function recordPushes(kit: ServiceKit, carrier: TrackedCarrier, pushes: PushedStatus[]) {
-  const confirmed_at = new Date();
-  await kit.db.transaction(async (trx) => {
-    for (const push of pushes) {
-      const shipment = await shipmentByVendorId(trx, carrier, push.number || null, push.uuid);
-      if (!shipment) {
-        kit.log.info({ carrier, number: push.number }, 'carrier webhook: a shipment we do not follow');
-        continue;
-      }
-      await recordStatuses(trx, shipment, [push.status], { confirmed_at, outbox: kit.outbox });
-    }
-  });
-  kit.afterWrite();
 }
 
 async function waybillPush(

@@ -13,7 +13,16 @@ import { livePositions, patchOrder, positionMoveFor } from './stages';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 
-export type CarrierContext = { orders: EntityStore; positions: EntityStore; outbox: Outbox };
+export type CarrierContext = {
+  orders: EntityStore;
+  positions: EntityStore;
+  outbox: Outbox;
+  /** Tells the order's people of a new status, with the stage it moved the order to (one notice of both). */
+  told?: (trx: Db, status: CarrierStatusChanged, movedTo: OrderStage | null) => Promise<unknown>;
+};
+
+/** How the order's history names a carrier's change: 'изменено перевозчиком СДЭК'. */
+export const CARRIER_ACTOR_PREFIX = 'изменено перевозчиком ';
 
 /** One status of an order's shipment as client_order_get_by_id shows it, oldest first. */
 export type CarrierStatusEntry = {
@@ -28,7 +37,7 @@ export type CarrierStatusEntry = {
 export const carrierActor = (carrier: keyof typeof CARRIER_VENDOR_LABELS): Identity =>
   identityOf({
     user_id: 1,
-    fullname: `изменено перевозчиком ${CARRIER_VENDOR_LABELS[carrier]}`,
+    fullname: `${CARRIER_ACTOR_PREFIX}${CARRIER_VENDOR_LABELS[carrier]}`,
     roles: ['admin'],
   });
 
@@ -118,6 +127,7 @@ export async function applyCarrierStatus(trx: Db, ctx: CarrierContext, status: C
   if (Object.keys(patch).length) await patchOrder(trx, { ...ctx, identity }, order, patch);
   const moved = await moveStage(trx, { ...ctx, identity }, { ...order, ...patch }, status);
   if (moved.stage !== order.stage) await repriceOrder(trx, { ...ctx, identity }, order.id);
+  await ctx.told?.(trx, status, moved.stage !== order.stage ? (moved.stage as OrderStage) : null);
 }
 
 /**

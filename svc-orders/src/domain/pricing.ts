@@ -64,8 +64,16 @@ export async function currentOrderRate(trx: Db, order: Row): Promise<ExchangeRat
   );
 }
 
+const differs = (row: Row, [k, v]: [string, unknown]) => String(row[k] ?? '') !== String(v ?? '');
 const changed = (row: Row, values: Record<string, unknown>) =>
-  Object.entries(values).some(([k, v]) => String(row[k] ?? '') !== String(v ?? ''));
+  Object.entries(values).some((entry) => differs(row, entry));
+/** The stored values of the fields a repricing changes: its event's `prev`. */
+const before = (row: Row, values: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(values)
+      .filter((entry) => differs(row, entry))
+      .map(([k]) => [k, row[k]]),
+  );
 
 /**
  * Brings an order's derived prices and its positions' estimates up to date (contracts' derivedPrices)
@@ -114,7 +122,14 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
       .where({ id: row.id })
       .update(values)
       .returning(ctx.positions.stored as string[])) as Row[];
-    await ctx.positions.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+    await ctx.positions.publish(
+      ctx.outbox,
+      trx,
+      updated!,
+      'updated',
+      ctx.identity.user_id,
+      before(row, values),
+    );
   }
   const orderValues = Object.fromEntries(ORDER_DERIVED_FIELDS.map((k) => [k, derived.order[k]]));
   if (!changed(order, orderValues)) return;
@@ -122,5 +137,6 @@ export async function repriceOrder(trx: Db, ctx: PricingContext, orderId: number
     .where({ id: orderId })
     .update(orderValues)
     .returning(ctx.orders.stored as string[])) as Row[];
-  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+  const prev = before(order, orderValues);
+  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id, prev);
 }

@@ -11,7 +11,7 @@ import {
   type ReceiveRecordInput,
   type ReceiveRow,
 } from '@caravan/contracts';
-import type { Db, EntityStore, Outbox } from '@caravan/service-kit';
+import { beforeOf, type Db, type EntityStore, type Outbox } from '@caravan/service-kit';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 
@@ -120,11 +120,7 @@ export async function patchOrder(
     .where({ id: order.id })
     .update({ ...patch, updated_at: trx.fn.now() })
     .returning(ctx.orders.stored as string[])) as Row[];
-  await ctx.orders.writeHistory(
-    trx,
-    ctx.identity,
-    order.id,
-    Object.entries(patch).map(([k, v]): [string, unknown, unknown] => [k, order[k], v]),
-  );
-  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id);
+  const changes = Object.entries(patch).map(([k, v]): [string, unknown, unknown] => [k, order[k], v]);
+  await ctx.orders.writeHistory(trx, ctx.identity, order.id, changes);
+  await ctx.orders.publish(ctx.outbox, trx, updated!, 'updated', ctx.identity.user_id, beforeOf(changes));
 }

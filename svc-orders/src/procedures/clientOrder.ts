@@ -24,6 +24,7 @@ import {
   type OrderState,
   type OrderTransition,
   type PositionFacts,
+  RecordIdParams,
 } from '@caravan/contracts';
 import {
   BusinessError,
@@ -35,7 +36,6 @@ import {
   type RuleContext,
   type ServiceKit,
 } from '@caravan/service-kit';
-import { z } from 'zod';
 import { carrierStatuses } from '../domain/carrierStatus';
 import { currentOrderRate, repriceOrder } from '../domain/pricing';
 import {
@@ -328,7 +328,7 @@ export function registerClientOrder(kit: ServiceKit, positions: EntityStore) {
     })
     .register({
       name: 'client_order_buyout_waiting',
-      params: z.strictObject({ id: z.number().int().positive() }),
+      params: RecordIdParams,
       access: 'staff',
       handler: (ctx, p) => move('client_order_buyout_waiting', 'buyout_waiting')(ctx, p),
     });

@@ -12,6 +12,7 @@ import {
   POSITION_STAFF_FIELDS,
   positionAction,
   type PositionFacts,
+  PHOTO_REVIEW_MESSAGES,
 } from '@caravan/contracts';
 import {
   BusinessError,
@@ -31,8 +32,26 @@ import { followPositions, routeTypeIds, warehouseFields } from '../domain/stages
  */
 const viaOrder = { client: 'client_order_position.client_id', operator: 'client_order_position.operator_id' };
 
+type Options = { photo_review?: unknown } | null | undefined;
+
+/**
+ * The client's answer to the warehouse photos is written by its own call (photoReview.ts): a save of the
+ * position's options keeps it as it is, and no save may set another.
+ */
+function keepPhotoReview(prev: Record<string, unknown>, given: Record<string, unknown>) {
+  const before = (prev.options as Options)?.photo_review ?? null;
+  const asked = (given.options as Options)?.photo_review;
+  if (asked === undefined) {
+    if (before !== null) given.options = { ...(given.options as object), photo_review: before };
+    return;
+  }
+  if (JSON.stringify(asked ?? null) !== JSON.stringify(before))
+    throw new BusinessError(PHOTO_REVIEW_MESSAGES.byItsButtons);
+}
+
 /** Spec §5 position editability: data in draft or by staff; consolidation delivery by staff, its date only in warehouse_waiting. */
 async function positionRules({ trx, identity, prev, next, given }: RuleContext) {
+  if (prev && 'options' in given) keepPhotoReview(prev, given);
   if (!prev && (next.stage !== 'draft' || next.buyout_state !== 'not_done'))
     throw new BusinessError(ORDER_MESSAGES.positionStageByActions);
   if (prev && ('stage' in given || 'buyout_state' in given))

@@ -1,13 +1,21 @@
 import {
   dec,
   decFormat,
+  EVENT_TYPES,
   LEDGER_MESSAGES,
+  MESSAGES,
   type FinOperationCause,
   type FinOperationDirection,
   type FinOperationType,
   type Identity,
 } from '@caravan/contracts';
-import { BusinessError, WriteBatch, type Db, type EntityStore, type Outbox } from '@caravan/service-kit';
+import {
+  BusinessError,
+  currentTraceCarrier,
+  type Db,
+  type EntityStore,
+  type Outbox,
+} from '@caravan/service-kit';
 
 type Row = Record<string, unknown> & { id: number; deleted: boolean };
 export type LedgerContext = {
@@ -30,76 +38,77 @@ export type Movement = {
   test?: boolean;
 };
 
+/** The caller's Idempotency-Key for the ledger to keep (a procedure that `keysItself`). */
+export type KeptRequest = { user_id: number; key: string; request_hash: string };
+
+type Posted =
+  | { operations: Row[]; repeat?: true; refused?: undefined }
+  | { refused: 'wallet_gone' | 'positive' | 'not_enough' | 'key_reused'; available?: string };
+
+/** The refusal's words, in the contracts' messages (the database function names only the reason). */
+function refusal(posted: Extract<Posted, { refused: string }>): BusinessError {
+  if (posted.refused === 'wallet_gone') return new BusinessError(LEDGER_MESSAGES.walletGone);
+  if (posted.refused === 'positive') return new BusinessError(LEDGER_MESSAGES.positive);
+  if (posted.refused === 'key_reused') return new BusinessError(MESSAGES.idempotencyKeyReused);
+  return new BusinessError(LEDGER_MESSAGES.notEnough(posted.available!));
+}
+
+/** A row as the entity store reads it: the times as Date, as pg parses them. */
+const withDates = (row: Row): Row => ({
+  ...row,
+  created_at: new Date(row.created_at as string),
+  updated_at: new Date(row.updated_at as string),
+});
+
 /**
- * Posts movements as one money operation (docs/adr/0011-wallet-ledger.md), inside the caller's
- * transaction:
- * - the wallets are locked in id order (two transfers between the same wallets queue, never deadlock);
- * - each movement changes the balance and writes its fin_operation with the balance before and after;
- * - a balance never goes below zero (refused with what is available; the database checks it too);
- * - with a key, a repeat of the operation (a retried request, a redelivered event or callback) finds its
- *   movements and moves nothing again.
+ * Posts movements as one money operation (docs/adr/0011-wallet-ledger.md,
+ * docs/adr/0027-ledger-in-one-round-trip.md) in one statement, inside the caller's transaction or as
+ * its own: the database function `ledger_post` (migrations/ledger_post.ts)
+ * - locks the wallets in id order (two transfers between the same wallets queue, never deadlock);
+ * - with a key, finds a repeat of the operation (a retried request, a redelivered event or callback)
+ *   under those locks and returns its movements, moving nothing again;
+ * - changes each balance and writes its fin_operation with the balance before and after;
+ * - refuses a balance below zero (with what is available; the database checks it too), a movement of
+ *   0 or less and a deleted wallet, writing nothing;
+ * - writes the movements' and the balances' history and events (the outbox) as the entity store would;
+ * - given `request`, keeps the caller's Idempotency-Key as the registry would (refused with other params).
  * Returns the operation's fin_operations, first time or repeat.
  */
-export async function postMovements(trx: Db, ctx: LedgerContext, movements: readonly Movement[], key = '') {
-  const ids = [...new Set(movements.map((m) => m.wallet_id))].sort((a, b) => a - b);
-  const locked = (await trx('wallet')
-    .whereIn('id', ids)
-    .orderBy('id')
-    .forUpdate()
-    .select(ctx.wallets.stored as string[])) as Row[];
-  // the key is looked up under the wallets' locks: a concurrent repeat waits, then finds the first's rows
-  if (key) {
-    const done = (await trx('fin_operation')
-      .where({ idempotency_key: key })
-      .whereIn(
-        'wallet_id',
-        movements.map((m) => m.wallet_id),
-      )
-      .orderBy('id')) as Row[];
-    if (done.length) return done;
-  }
-  const wallets = new Map(locked.map((w) => [Number(w.id), w]));
-  const balances = new Map(locked.map((w) => [Number(w.id), dec(String(w.amount))]));
-  const rows: Record<string, unknown>[] = [];
-  for (const m of movements) {
-    const wallet = wallets.get(m.wallet_id);
-    if (!wallet || wallet.deleted) throw new BusinessError(LEDGER_MESSAGES.walletGone);
-    const amount = dec(m.amount);
-    if (amount <= 0n) throw new BusinessError(LEDGER_MESSAGES.positive);
-    const before = balances.get(m.wallet_id)!;
-    const after = m.direction === 'in' ? before + amount : before - amount;
-    if (after < 0n) throw new BusinessError(LEDGER_MESSAGES.notEnough(decFormat(before, 2)));
-    balances.set(m.wallet_id, after);
-    rows.push({
-      wallet_id: m.wallet_id,
-      client_id: wallet.client_id,
-      operator_id: wallet.operator_id ?? null,
-      amount: decFormat(amount, 2),
-      cause: m.cause,
-      comment: m.comment ?? '',
-      datetime: new Date().toISOString(),
-      direction: m.direction,
-      sender_id: m.sender_id ?? null,
-      receiver_id: m.receiver_id ?? null,
-      state: 'done',
-      type: m.type,
-      wallet_amount_before: decFormat(before, 2),
-      wallet_amount_after: decFormat(after, 2),
-      idempotency_key: key,
-      test: m.test ?? false,
-    });
-  }
-  // the movements' and the balances' history and events go out together: fewer round trips under the locks
-  const batch = new WriteBatch();
-  const operations = await ctx.operations.insertMany(trx, ctx.identity, ctx.outbox, rows, batch);
-  await ctx.wallets.changeMany(
-    trx,
-    ctx.identity,
-    ctx.outbox,
-    locked,
-    (w) => ({ amount: decFormat(balances.get(Number(w.id))!, 2) }),
-    batch,
-  );
-  await batch.flush(trx, ctx.outbox);
-  return operations;
+export async function postMovements(
+  trx: Db,
+  ctx: LedgerContext,
+  movements: readonly Movement[],
+  key = '',
+  request?: KeptRequest,
+) {
+  const given = movements.map((m) => ({
+    wallet_id: m.wallet_id,
+    direction: m.direction,
+    amount: decFormat(dec(m.amount), 2),
+    cause: m.cause,
+    type: m.type,
+    sender_id: m.sender_id ?? null,
+    receiver_id: m.receiver_id ?? null,
+    comment: m.comment ?? '',
+    test: m.test ?? false,
+  }));
+  const {
+    rows: [{ posted }],
+  } = (await trx.raw('select ledger_post(?::jsonb, ?, ?::jsonb, ?::jsonb, ?::jsonb) as posted', [
+    JSON.stringify(given),
+    key,
+    JSON.stringify({ user_id: ctx.identity.user_id, fullname: ctx.identity.fullname }),
+    JSON.stringify({
+      source: ctx.outbox.source,
+      type: EVENT_TYPES.entityChanged,
+      wallet_topic: ctx.wallets.def.topic,
+      operation_topic: ctx.operations.def.topic,
+      // the events' outbox rows keep the call's trace context: the relay's send continues it (ADR 0033)
+      trace: currentTraceCarrier(),
+    }),
+    request ? JSON.stringify(request) : null,
+  ])) as { rows: [{ posted: Posted }] };
+  if (posted.refused) throw refusal(posted);
+  if (!posted.repeat) ctx.outbox.markWritten(trx);
+  return posted.operations.map(withDates);
 }

@@ -1,4 +1,9 @@
-import { ENTITY_TOPICS, PAYMENTS_REPLICATED_ENTITIES } from '@caravan/contracts';
+import {
+  ENTITY_TOPICS,
+  EVENT_TYPES,
+  GOODS_MOVED_EVENT,
+  PAYMENTS_REPLICATED_ENTITIES,
+} from '@caravan/contracts';
 import { replicaHandler, type ServiceKit, type Subscription } from '@caravan/service-kit';
 import { autoDebitHandler } from './autoDebit';
 import { goodsMovedHandler } from './goodsMoved';
@@ -13,7 +18,19 @@ export const subscriptions = (kit: ServiceKit): Subscription[] => [
     name: 'reference-replica',
     topics: PAYMENTS_REPLICATED_ENTITIES.map((e) => ENTITY_TOPICS[e]),
     handler: replicaHandler,
+    types: [EVENT_TYPES.entityChanged],
   },
-  { name: 'auto-debit', topics: [ENTITY_TOPICS.client_order], handler: autoDebitHandler(kit) },
-  { name: 'paid-transfer', topics: [ENTITY_TOPICS.client_order], handler: goodsMovedHandler(kit) },
+  {
+    name: 'auto-debit',
+    topics: [ENTITY_TOPICS.client_order],
+    handler: autoDebitHandler(kit),
+    types: [EVENT_TYPES.entityChanged],
+  },
+  // the orders' topic carries every order change: this one hears only goods leaving an order
+  {
+    name: 'paid-transfer',
+    topics: [ENTITY_TOPICS.client_order],
+    handler: goodsMovedHandler(kit),
+    types: [GOODS_MOVED_EVENT],
+  },
 ];

@@ -38,7 +38,7 @@ export function registerFinOperation(kit: ServiceKit) {
  * wallet_transfer (spec §7; the top-up from another wallet): money leaves one wallet and arrives in
  * another of the same client and currency, as two fin_operations of one operation. A client moves
  * money between their own wallets; an admin between any client's; an operator does not. The Idempotency-Key makes a retry
- * move nothing twice.
+ * move nothing twice: the ledger's statement keeps it (docs/adr/0027-ledger-in-one-round-trip.md).
  */
 export function registerWalletTransfer(kit: ServiceKit, wallets: EntityStore, operations: EntityStore) {
   kit.registry.register({
@@ -46,46 +46,51 @@ export function registerWalletTransfer(kit: ServiceKit, wallets: EntityStore, op
     params: WalletTransferParams,
     labels: WALLET_TRANSFER_LABELS,
     access: 'any',
-    handler: (ctx, p) =>
-      ctx.db.transaction(async (trx) => {
-        const { identity } = ctx;
-        if (p.sender_wallet_id === p.receiver_wallet_id) throw new BusinessError(LEDGER_MESSAGES.sameWallet);
-        const sender = await wallets.get(trx, identity, p.sender_wallet_id);
-        const receiver = await wallets.get(trx, identity, p.receiver_wallet_id);
-        // a client's money is moved by the client (or an admin); an operator who reaches the wallet does not.
-        // Both wallets are then the caller's client's: reading them is the reach a write needs.
-        if (!isAdmin(identity) && !identity.client_ids.includes(Number(sender.client_id)))
-          throw new BusinessError(MESSAGES.accessDenied);
-        if (!isAdmin(identity) && Number(sender.client_id) !== Number(receiver.client_id))
-          throw new BusinessError(LEDGER_MESSAGES.otherClient);
-        if (Number(sender.currency_id) !== Number(receiver.currency_id))
-          throw new BusinessError(LEDGER_MESSAGES.otherCurrency);
-        if (p.test && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
-        const common = {
-          amount: p.amount,
-          cause: 'transfer' as const,
-          type: 'wallet' as const,
-          sender_id: sender.id,
-          receiver_id: receiver.id,
-          comment: p.comment,
-          test: p.test,
-        };
-        const key = ctx.idempotencyKey ? `wallet_transfer:${identity.user_id}:${ctx.idempotencyKey}` : '';
-        const [out, into] = await postMovements(
-          trx,
-          { identity, outbox: ctx.outbox, wallets, operations },
-          [
-            { ...common, wallet_id: sender.id, direction: 'out' },
-            { ...common, wallet_id: receiver.id, direction: 'in' },
-          ],
-          key,
-        );
-        // the balances after, from the movements (no second read while the wallets are locked)
-        return {
-          message: LEDGER_MESSAGES.transferred(p.amount),
-          sender: { id: sender.id, amount: out!.wallet_amount_after },
-          receiver: { id: receiver.id, amount: into!.wallet_amount_after },
-        };
-      }),
+    // two round trips: the wallets' read, then the ledger's one statement, which keeps the key too
+    keysItself: true,
+    handler: async (ctx, p) => {
+      const { identity } = ctx;
+      if (p.sender_wallet_id === p.receiver_wallet_id) throw new BusinessError(LEDGER_MESSAGES.sameWallet);
+      const found = await wallets.getMany(ctx.db, identity, [p.sender_wallet_id, p.receiver_wallet_id]);
+      const [sender, receiver] = [found[0]!, found[1]!];
+      // a client's money is moved by the client (or an admin); an operator who reaches the wallet does not.
+      // Both wallets are then the caller's client's: reading them is the reach a write needs.
+      if (!isAdmin(identity) && !identity.client_ids.includes(Number(sender.client_id)))
+        throw new BusinessError(MESSAGES.accessDenied);
+      if (!isAdmin(identity) && Number(sender.client_id) !== Number(receiver.client_id))
+        throw new BusinessError(LEDGER_MESSAGES.otherClient);
+      if (Number(sender.currency_id) !== Number(receiver.currency_id))
+        throw new BusinessError(LEDGER_MESSAGES.otherCurrency);
+      if (p.test && !isAdmin(identity)) throw new BusinessError(MESSAGES.adminOnly);
+      const common = {
+        amount: p.amount,
+        cause: 'transfer' as const,
+        type: 'wallet' as const,
+        sender_id: sender.id,
+        receiver_id: receiver.id,
+        comment: p.comment,
+        test: p.test,
+      };
+      const key = ctx.idempotencyKey ? `wallet_transfer:${identity.user_id}:${ctx.idempotencyKey}` : '';
+      const request = ctx.idempotencyKey
+        ? { user_id: identity.user_id, key: ctx.idempotencyKey, request_hash: ctx.requestHash! }
+        : undefined;
+      const [out, into] = await postMovements(
+        ctx.db,
+        { identity, outbox: ctx.outbox, wallets, operations },
+        [
+          { ...common, wallet_id: sender.id, direction: 'out' },
+          { ...common, wallet_id: receiver.id, direction: 'in' },
+        ],
+        key,
+        request,
+      );
+      // the balances after, from the movements (a repeat's too: its reply is the first's)
+      return {
+        message: LEDGER_MESSAGES.transferred(p.amount),
+        sender: { id: sender.id, amount: out!.wallet_amount_after },
+        receiver: { id: receiver.id, amount: into!.wallet_amount_after },
+      };
+    },
   });
 }

@@ -3,7 +3,7 @@ import {
   ENTITY_TOPICS,
   FINANCE_MESSAGES,
   legalEntity,
-  LEGAL_ENTITY_OWNER_TYPES,
+  LEGAL_ENTITY_LIST_PARAMS,
   type Identity,
 } from '@caravan/contracts';
 import {
@@ -15,7 +15,6 @@ import {
   type ServiceKit,
 } from '@caravan/service-kit';
 import type { Knex } from 'knex';
-import { z } from 'zod';
 
 /** Bank accounts belong to whoever owns their legal entity. */
 const ofOwnLegalEntities = (q: Knex.QueryBuilder, identity: Identity) =>
@@ -40,7 +39,7 @@ export function registerLegalEntity(kit: ServiceKit) {
     },
     // spec §7: legal_entity_list {type: operator | client} lists the entities of operators or of clients
     listExtras: {
-      params: { type: z.enum(LEGAL_ENTITY_OWNER_TYPES).optional() },
+      params: LEGAL_ENTITY_LIST_PARAMS,
       apply: (q, p) => {
         if (p.type) q.whereNotNull(`legal_entity.${p.type}_id`);
       },

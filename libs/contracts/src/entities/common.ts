@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
+import { ListParams } from '../list';
 
 /** Digits before the decimal point every decimal column holds (numeric(14 + scale, scale) at most). */
 export const DECIMAL_INTEGER_DIGITS = 12;
@@ -116,3 +117,16 @@ export type EntityContract<Shape extends z.ZodRawShape> = {
 };
 
 export const defineEntityContract = <Shape extends z.ZodRawShape>(c: EntityContract<Shape>) => c;
+
+/**
+ * `<entity>_list` params: the common ones (spec §7), each reference field as an equality filter
+ * (`exchange_rate_list {operator_id}`) and the entity's own (`legal_entity_list {type}`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const entityListParams = (contract: EntityContract<any>, extras: z.ZodRawShape = {}) =>
+  ListParams.extend({
+    ...Object.fromEntries(
+      Object.keys(contract.refs ?? {}).map((f) => [f, z.number().int().nullable().optional()]),
+    ),
+    ...extras,
+  });

@@ -33,6 +33,8 @@ export const LEGAL_ENTITY_TYPE_LABELS: Record<(typeof LEGAL_ENTITY_TYPES)[number
 };
 /** The `type` filter of legal_entity_list (spec §7): entities of operators or of clients. */
 export const LEGAL_ENTITY_OWNER_TYPES = ['operator', 'client'] as const;
+/** legal_entity_list's own parameter (spec §7): `{type: operator | client}` lists the entities of operators or of clients. */
+export const LEGAL_ENTITY_LIST_PARAMS = { type: z.enum(LEGAL_ENTITY_OWNER_TYPES).optional() };
 
 export const legalEntity = defineEntityContract({
   name: 'legal_entity',

@@ -1,4 +1,5 @@
 export * from './common';
+export * from './credentials';
 export * from './country';
 export * from './city';
 export * from './currency';
@@ -22,3 +23,7 @@ export * from './finOperation';
 export * from './payment';
 export * from './invoice';
 export * from './newOrder';
+export * from './notification';
+export * from './task';
+export * from './chat';
+export * from './report';

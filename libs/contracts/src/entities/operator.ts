@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { specMessage } from '../validation';
 import { defineEntityContract, Id, IdList, OptionalId, Percent, Text, type BaseRow } from './common';
 import { TRANSPORT_COMPANIES } from './transport';
-import { EMAIL_PATTERN, Phone } from './user';
+import { EMAIL_PATTERN } from './credentials';
+import { Phone } from './user';
 
 export const DISCOUNT_MESSAGES = {
   tooBig: specMessage('скидка не может быть больше 100%'),
@@ -102,7 +103,8 @@ export const OPERATOR_MESSAGES = {
   duplicateClient: (id: number) => `клиент #${id} указан в списке клиентов дважды`,
   duplicateCarrier: (type: string) => `данные перевозчика ${type} указаны дважды`,
   // a client joins an operator's list through the admin: an operator cannot claim a client (docs/access.md)
-  clientListAdminOnly: 'добавить клиента в список оператора или убрать из него может только администратор',
+  clientListAdminOnly:
+    'убрать клиента из списка оператора или добавить клиента без заказов у этого оператора может только администратор',
   foreignLegalEntity: 'можно указать только юрлица и банковские счета этого оператора',
 } as const;
 

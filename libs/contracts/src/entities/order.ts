@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PhotoReview } from '../photoReview';
 import { DeliveryData } from './client';
 import {
   Attachments,
@@ -262,6 +263,8 @@ export const PositionOptions = z.strictObject({
     // null: the product was unlinked
     .nullable()
     .optional(),
+  /** The client's answer to the warehouse photos (photoReview.ts), written by its own call only. */
+  photo_review: PhotoReview.nullable().optional(),
 });
 
 export const client_order_position_labels = {

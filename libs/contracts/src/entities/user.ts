@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN, PASSWORD_MIN_LENGTH } from './credentials';
 import { POSITION_COLUMNS } from './positionColumns';
 import { Role, UserState } from '../roles';
 import { specMessage } from '../validation';
@@ -20,10 +21,6 @@ export const CurrentUser = z.object({
   }),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
-
-/** Spec §5: a loose email pattern. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PASSWORD_MIN_LENGTH = 7;
 
 /** Spec §5/§9: '+' then 11 digits; valid only with length 12 and '7' as the second character. */
 export const isValidPhone = (phone: string) =>
@@ -217,7 +214,7 @@ export const user = defineEntityContract({
     photo: z.string().max(2000).nullable().default(null),
     roles: z.array(Role).default([]),
     state: UserState.default('waiting_auth'),
-    telegram_id: z.string().trim().max(50).nullable().default(null),
+    // telegram_id is not typed in: the user links their chat by a code (svc-orders' telegram_link, ADR 0022)
   }),
   labels: {
     email: 'email',
@@ -228,7 +225,6 @@ export const user = defineEntityContract({
     photo: 'фото',
     roles: 'роли',
     state: 'состояние',
-    telegram_id: 'ID в Telegram',
   },
   required: ['email'],
   searchFields: ['email', 'first_name', 'last_name'],

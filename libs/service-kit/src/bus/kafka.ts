@@ -1,8 +1,16 @@
 import { ALL_TOPICS, prefixedTopic, TOPIC_PARTITIONS } from '@caravan/contracts';
-import { Kafka, logLevel, Partitioners, type Admin, type Producer, type RetryOptions } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type Producer,
+  type RetryOptions,
+  type SASLOptions,
+} from 'kafkajs';
 import type { Logger } from '../logger';
 
-export function createKafka(clientId: string, brokers: string[], log: Logger): Kafka {
+export function createKafka(clientId: string, brokers: string[], log: Logger, sasl?: SASLOptions): Kafka {
   const toPino = {
     [logLevel.ERROR]: 'error',
     [logLevel.WARN]: 'warn',
@@ -12,6 +20,7 @@ export function createKafka(clientId: string, brokers: string[], log: Logger): K
   return new Kafka({
     clientId,
     brokers,
+    ...(sasl ? { sasl } : {}),
     logLevel: logLevel.WARN,
     retry: { initialRetryTime: 200, retries: 8 },
     logCreator:

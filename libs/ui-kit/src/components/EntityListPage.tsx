@@ -179,6 +179,13 @@ export function EntityListPage({ view }: { view: EntityView }) {
   const setFilters = (list: ActiveFilter[]) => update({ filters: filtersToUrl(list) });
   const [rawOpen, setRawOpen] = useState(rawText !== '');
   const [restoring, setRestoring] = useState<EntityRow | null>(null);
+  const [opened, setOpened] = useState<EntityRow | null>(null);
+  const RowDialog = view.rowDialog;
+  const openRow = RowDialog
+    ? setOpened
+    : view.itemPage === false
+      ? undefined
+      : (row: EntityRow) => navigate(String(row.id));
   const [save] = useDocumentSaveMutation();
   const scope = view.scopes?.find((x) => x.key === url.get('scope')) ?? view.scopes?.[0];
   const conditions = [...filterConditions(filters), ...(scope?.where(user) ?? [])];
@@ -341,7 +348,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
       ) : (
         <HTMLTable
           striped
-          interactive={view.itemPage !== false}
+          interactive={openRow !== undefined}
           // on a phone each row is a card of «column: value», nothing beyond the screen's edge
           className="caravan-list-table caravan-stack-table"
         >
@@ -363,7 +370,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
                 args={args}
                 columns={view.columns}
                 onLoaded={onLoaded}
-                onOpen={view.itemPage === false ? undefined : (row) => navigate(String(row.id))}
+                onOpen={openRow}
                 onResetRaw={rawText ? () => update({ where: null }) : undefined}
                 onRestore={
                   deleted && (view.canDelete?.(user) ?? view.canEdit?.(user, {}) ?? true)
@@ -377,6 +384,7 @@ export function EntityListPage({ view }: { view: EntityView }) {
       )}
       {loaded[pages - 1] === undefined && !empty && <Spinner size={20} className="caravan-list-spinner" />}
       <div ref={sentinel} style={{ height: 1 }} />
+      {RowDialog && opened && <RowDialog row={opened} onClose={() => setOpened(null)} />}
       <ConfirmDialog
         isOpen={restoring !== null}
         text={t('list.restoreConfirm')}

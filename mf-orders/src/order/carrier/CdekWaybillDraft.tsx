@@ -1,8 +1,21 @@
 import { Button, Tooltip } from '@blueprintjs/core';
-import { CARRIER_MESSAGES } from '@caravan/contracts';
-import { ConfirmDialog, toast, useDocumentSaveMutation, type Values } from '@caravan/ui-kit';
+import {
+  CARRIER_MESSAGES,
+  STAGES_BEFORE_WAREHOUSE,
+  waybillDraftPositionProblems,
+  type DeliveryData,
+} from '@caravan/contracts';
+import {
+  ConfirmDialog,
+  toast,
+  useDocumentSaveMutation,
+  useLazyDocumentListQuery,
+  type Values,
+} from '@caravan/ui-kit';
 import { useState } from 'react';
 import { useCdekOrderCreateMutation } from '../../api/carriers';
+import { AddClientDialog } from './AddClientDialog';
+import { DeliveryDataDialog } from './DeliveryDataDialog';
 import { carrierApiData, operatorClient, useOrderOperator } from './operatorData';
 
 export const CDEK_DRAFT_TEXTS = {
@@ -12,12 +25,20 @@ export const CDEK_DRAFT_TEXTS = {
   defaults: 'количество мест и вес не указаны: в накладную уйдут 1 место и 1 кг',
 } as const;
 
-/** Why the draft cannot start now (spec §4 flow), in the user's words; null when it may. */
-export function draftBlocker(order: Values, operator: Values | undefined): string | null {
-  if (!operatorClient(operator, order.client_id)?.identifier) return CARRIER_MESSAGES.noClientInOperator;
-  const delivery = order.delivery_data as { title?: string } | null | undefined;
-  if (!delivery?.title) return CARRIER_MESSAGES.waybillDraftNeedsTitle;
-  return null;
+/** The steps of the draft (spec §4): client identifier → positions → delivery data → confirmation. */
+type Step = 'client' | 'positions' | 'delivery' | 'confirm';
+const STEPS: readonly Step[] = ['client', 'positions', 'delivery', 'confirm'];
+
+/** The first step from `from` on that needs the user (a dialog or a refusal); 'confirm' when all hold. */
+export function draftStep(order: Values, operator: Values | undefined, from: Step = 'client'): Step {
+  const delivery = order.delivery_data as Partial<DeliveryData> | null | undefined;
+  const needs: Record<Step, boolean> = {
+    client: !operatorClient(operator, order.client_id)?.identifier,
+    positions: true, // asked of the server each time
+    delivery: !delivery?.transport_company,
+    confirm: true,
+  };
+  return STEPS.slice(STEPS.indexOf(from)).find((step) => needs[step])!;
 }
 
 const emptyFigure = (v: unknown) => v === null || v === undefined || v === '' || Number(v) === 0;
@@ -28,9 +49,10 @@ const emptyFigure = (v: unknown) => v === null || v === undefined || v === '' ||
  */
 export function CdekWaybillDraft({ id, values }: { id: number; values: Values }) {
   const { staff, operator } = useOrderOperator(values);
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<Step | null>(null);
   const [create, { isLoading }] = useCdekOrderCreateMutation();
   const [save] = useDocumentSaveMutation();
+  const [listPositions] = useLazyDocumentListQuery();
   const hasWaybill = Boolean(
     values.transport_company_rus_order_uuid || values.transport_company_rus_order_number,
   );
@@ -39,13 +61,44 @@ export function CdekWaybillDraft({ id, values }: { id: number; values: Values })
   const noApi = !carrierApiData(operator, 'cdek')?.client_id;
   const needsDefaults = emptyFigure(values.amount) || emptyFigure(values.weight);
 
-  const start = () => {
-    const blocker = draftBlocker(values, operator);
-    if (blocker) void toast(blocker, 'warning');
-    else setAsking(true);
+  const countPositions = async (stages?: readonly string[]) => {
+    const where_param = [
+      { field: 'client_order_id', op: '=' as const, value: id },
+      ...(stages ? [{ field: 'stage', op: 'in' as const, value: [...stages] }] : []),
+    ];
+    const page = await listPositions({
+      entity: 'client_order_position',
+      params: { where_param, per_page: 1 },
+    }).unwrap();
+    return page.total;
+  };
+
+  // a dialog closes after its save has moved the draft on: closing must not undo the next step
+  const closeStep = (step: Step) => setAsking((now) => (now === step ? null : now));
+
+  /** Walks the steps from `from`: opens the dialog a step needs, or stops with the reason in words. */
+  const proceed = async (from: Step, order: Values = values) => {
+    let step = draftStep(order, operator, from);
+    if (step === 'positions') {
+      try {
+        const [total, notAtWarehouse] = await Promise.all([
+          countPositions(),
+          countPositions(STAGES_BEFORE_WAREHOUSE),
+        ]);
+        const problems = waybillDraftPositionProblems({ total, notAtWarehouse });
+        if (problems.length) return problems.forEach((p) => void toast(p, 'warning'));
+      } catch (err) {
+        return void toast((err as { message?: string }).message ?? CARRIER_MESSAGES.somethingWrong, 'danger');
+      }
+      step = draftStep(order, operator, 'delivery');
+    }
+    const delivery = order.delivery_data as { title?: string } | null | undefined;
+    if (step === 'confirm' && !delivery?.title)
+      return void toast(CARRIER_MESSAGES.waybillDraftNeedsTitle, 'warning');
+    setAsking(step);
   };
   const run = async () => {
-    setAsking(false);
+    setAsking(null);
     try {
       // spec §4: a draft with no places or weight goes as one place of 1 kg
       if (needsDefaults)
@@ -65,11 +118,26 @@ export function CdekWaybillDraft({ id, values }: { id: number; values: Values })
           loading={isLoading}
           text={CDEK_DRAFT_TEXTS.button}
           data-testid="cdek-draft"
-          onClick={start}
+          onClick={() => void proceed('client')}
         />
       </Tooltip>
+      {asking === 'client' && (
+        <AddClientDialog
+          order={values}
+          operator={operator}
+          onClose={() => closeStep('client')}
+          onAdded={() => void proceed('positions')}
+        />
+      )}
+      {asking === 'delivery' && (
+        <DeliveryDataDialog
+          order={values}
+          onClose={() => closeStep('delivery')}
+          onChosen={() => setAsking('confirm')}
+        />
+      )}
       <ConfirmDialog
-        isOpen={asking}
+        isOpen={asking === 'confirm'}
         text={
           <>
             {CDEK_DRAFT_TEXTS.confirm}
@@ -78,7 +146,7 @@ export function CdekWaybillDraft({ id, values }: { id: number; values: Values })
         }
         confirmText={CDEK_DRAFT_TEXTS.button}
         onConfirm={() => void run()}
-        onCancel={() => setAsking(false)}
+        onCancel={() => setAsking(null)}
       />
     </>
   );

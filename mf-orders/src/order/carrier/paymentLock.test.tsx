@@ -1,5 +1,5 @@
 import { CARRIER_MESSAGES } from '@caravan/contracts';
-import { provideSlot } from '@caravan/ui-kit';
+import { provideSlot } from '@caravan/slots';
 import { renderInWorld, USERS } from '@caravan/ui-kit/testing';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -29,11 +29,17 @@ test('only CDEK statuses past ACCEPTED and CREATED lock the payment', () => {
   expect(paymentLockedByCdek(order('TAKEN_BY_COURIER', 'pec'))).toBe(false);
 });
 
-test('a client paying an order CDEK already carries is told to ask the operator, and no payment opens', async () => {
-  renderInWorld(<OrderPayment id={7} values={order('SENT_TO_RECIPIENT_CITY')} />, { user: USERS.client });
+test('a client paying an order CDEK already carries is warned and the telegram dialog to the operator opens, no payment', async () => {
+  renderInWorld(<OrderPayment id={7} values={order('SENT_TO_RECIPIENT_CITY')} />, {
+    user: USERS.client,
+    answers: {
+      client_order_tg_recipient: () => ({ side: 'operator', title: 'Восточный экспресс', linked: 1 }),
+    },
+  });
   expect(screen.getByTestId('payment-cdek-locked')).toBeInTheDocument();
   await userEvent.click(screen.getByTestId('order-pay'));
-  expect(await screen.findByText(CARRIER_MESSAGES.cdekLockedClient)).toBeInTheDocument();
+  expect(await screen.findByText('сообщение оператору «Восточный экспресс» в Telegram')).toBeInTheDocument();
+  expect(screen.getByTestId('telegram-note')).toHaveTextContent(CARRIER_MESSAGES.cdekLockedClient);
   expect(screen.queryByTestId('payment-dialog')).not.toBeInTheDocument();
 });
 
@@ -42,6 +48,7 @@ test('an admin is reminded to fix the waybill by hand and may go on', async () =
   await userEvent.click(screen.getByTestId('order-pay'));
   expect(await screen.findByText(CARRIER_MESSAGES.cdekLockedStaff)).toBeInTheDocument();
   expect(screen.getByTestId('payment-dialog')).toBeInTheDocument();
+  expect(screen.queryByTestId('telegram-dialog')).not.toBeInTheDocument();
 });
 
 test('a CDEK order still at ACCEPTED is not locked: the payment opens', async () => {

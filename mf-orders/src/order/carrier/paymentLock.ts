@@ -1,5 +1,6 @@
 import { CARRIER_MESSAGES, cdekLocksPayment } from '@caravan/contracts';
 import { toast, useCurrentUser, userIsStaff, type Values } from '@caravan/ui-kit';
+import { useState } from 'react';
 
 /** Spec §4: CDEK's own statuses lock the payment card once the shipment moved past ACCEPTED / CREATED. */
 export const paymentLockedByCdek = (order: Values) =>
@@ -14,11 +15,13 @@ export const CDEK_WARNING_MS = 10_000;
 
 /**
  * The CDEK lock of the payment card: `locked`, and `guard(open)` for a change of payment — a client is
- * told to ask the operator and nothing opens; staff are reminded to fix the waybill by hand and go on.
+ * warned and the telegram dialog to the operator opens (`writing`, spec §6), nothing else; staff are
+ * reminded to fix the waybill by hand and go on.
  */
 export function useCdekPaymentLock(order: Values) {
   const staff = userIsStaff(useCurrentUser());
   const locked = paymentLockedByCdek(order);
+  const [writing, setWriting] = useState(false);
   const guard = (open: () => void) => {
     if (!locked) return open();
     void toast(
@@ -27,6 +30,7 @@ export function useCdekPaymentLock(order: Values) {
       CDEK_WARNING_MS,
     );
     if (staff) open();
+    else setWriting(true);
   };
-  return { locked, staff, guard };
+  return { locked, staff, guard, writing, stopWriting: () => setWriting(false) };
 }

@@ -4,6 +4,7 @@ import { baseApi, documentApi, EntityScreens, toast, useServerEvents, type AppSt
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { injectedLiveWallets, walletPushed } from '../../store/liveWallets';
+import { WALLET_VERSION } from '../../version';
 import { walletView } from './walletView';
 
 type Dispatch = AppStore['dispatch'];
@@ -52,6 +53,9 @@ export default function WalletScreens() {
         </Callout>
       )}
       <EntityScreens view={walletView} />
+      <p className="bp6-text-muted bp6-text-small">
+        {t('walletModule.version', { version: WALLET_VERSION })}
+      </p>
     </>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Dialog, DialogBody, HTMLTable, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Dialog, DialogBody, HTMLTable, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { formatMoney, type CatalogueItem, type Reply } from '@caravan/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ABOUT, SELLER } from '../../content/about';
 
+// Loaded when a visitor opens one (./VisitorLinks): the login page carries neither the dialogs nor their texts.
 const lang = (language: string) => (language === 'en' ? 'en' : 'ru');
 
 /** The about dialog (spec §1): one tab per section. */
@@ -81,31 +82,5 @@ export function CatalogueDialog({ isOpen, onClose }: { isOpen: boolean; onClose(
         </p>
       </DialogBody>
     </Dialog>
-  );
-}
-
-/** The two visitor links under the login form. */
-export function VisitorLinks() {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState<'about' | 'catalogue' | null>(null);
-  return (
-    <>
-      <div style={{ display: 'flex', justifyContent: 'center', gap: 8, marginTop: 8 }}>
-        <Button
-          variant="minimal"
-          icon="info-sign"
-          text={t('visitor.about')}
-          onClick={() => setOpen('about')}
-        />
-        <Button
-          variant="minimal"
-          icon="shop"
-          text={t('visitor.catalogue')}
-          onClick={() => setOpen('catalogue')}
-        />
-      </div>
-      <AboutDialog isOpen={open === 'about'} onClose={() => setOpen(null)} />
-      <CatalogueDialog isOpen={open === 'catalogue'} onClose={() => setOpen(null)} />
-    </>
   );
 }

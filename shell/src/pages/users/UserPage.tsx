@@ -24,15 +24,18 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { useUserGetQuery, useUserUpdateMutation } from '../../api/users';
+import { TelegramState } from '../TelegramLink';
 
 const TEXT_FIELDS = [
   ['first_name', 'profile.firstName'],
   ['last_name', 'profile.lastName'],
   ['phone', 'profile.phone'],
-  ['telegram_id', 'users.telegramId'],
 ] as const;
 
-/** /users/{id} (admin): roles, state (approve, fire, reinstate), telegram_id, client and operator links. */
+/**
+ * /users/{id} (admin): roles, state (approve, fire, reinstate), the user's Telegram link (made by the user
+ * with a code, never typed in: ADR 0022), client and operator links.
+ */
 export function UserPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
@@ -43,7 +46,6 @@ export function UserPage() {
     first_name: '',
     last_name: '',
     phone: '',
-    telegram_id: '',
     roles: [] as Role[],
     state: 'waiting_auth' as UserState,
   });
@@ -54,7 +56,6 @@ export function UserPage() {
         first_name: user.first_name,
         last_name: user.last_name,
         phone: user.phone ?? '',
-        telegram_id: user.telegram_id ?? '',
         roles: user.roles,
         state: user.state,
       });
@@ -77,7 +78,6 @@ export function UserPage() {
         id,
         ...form,
         phone: form.phone || null,
-        telegram_id: form.telegram_id || null,
       }).unwrap();
       void toast(MESSAGES.changesSaved, 'success');
     } catch (err) {
@@ -104,6 +104,9 @@ export function UserPage() {
             />
           </FormGroup>
         ))}
+        <FormGroup label={t('users.telegramId')} inline>
+          <TelegramState userId={id} />
+        </FormGroup>
         <FormGroup label={t('users.roles')} inline>
           {ROLES.map((role) => (
             <Checkbox

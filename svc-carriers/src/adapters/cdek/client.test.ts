@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CarrierError, type CarrierCredentials, type ShipmentDraft, type WebhookRequest } from '../carrier';
+import { carrierError, describeVendorFailures, localServer, type LocalServer } from '../contract.testkit';
 import { CdekClient, TOKEN_LEEWAY_MS } from './client';
 import { startCdekSandbox, type CdekSandbox } from './sandbox';
 
@@ -9,31 +8,16 @@ import { startCdekSandbox, type CdekSandbox } from './sandbox';
 const ACCOUNT: CarrierCredentials = { client_id: 'operator-a', access_token: 'secret-a' };
 const OTHER: CarrierCredentials = { client_id: 'operator-b', access_token: 'secret-b' };
 
-type Local = { url: string; close(): Promise<void> };
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Local> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
 /** Our webhook endpoint: records each request as the service would hand it to verifyWebhook. */
 const received: WebhookRequest[] = [];
 const answers: number[] = [];
-let receiver: Local;
+let receiver: LocalServer;
 let sandbox: CdekSandbox;
 let clock: number;
 let waits: number[];
-const client = (timeoutMs = 5000) =>
+const client = (timeoutMs = 5000, serverUrl = sandbox.url) =>
   new CdekClient({
-    baseUrl: `${sandbox.url}/v2`,
+    baseUrl: `${serverUrl}/v2`,
     timeoutMs,
     now: () => clock,
     sleep: async (ms) => {
@@ -42,7 +26,7 @@ const client = (timeoutMs = 5000) =>
   });
 
 beforeAll(async () => {
-  receiver = await listen((req, res) => {
+  receiver = await localServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -116,15 +100,25 @@ const draft = (over: Partial<ShipmentDraft> = {}): ShipmentDraft => ({
   ...over,
 });
 
-/** Expects `promise` to fail with a CarrierError and gives it back. */
-async function carrierError(promise: Promise<unknown>): Promise<CarrierError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CarrierError);
-  return error as CarrierError;
-}
+describeVendorFailures({
+  name: 'СДЭК',
+  account: ACCOUNT,
+  newShipment: async () => (await client().createShipment(ACCOUNT, draft())).number!,
+  ask: async (number, { credentials = ACCOUNT, serverUrl = sandbox.url, timeoutMs } = {}) =>
+    (await client(timeoutMs, serverUrl).getStatuses(credentials, [number]))[0]?.number,
+  // a pause other than the default one: the client waits what CDEK asked for
+  failNext: (mode, times) => fail(mode, times, mode === '429' ? { retry_after: 2 } : {}),
+  waits: () => waits,
+  retryAfterMs: 2000,
+  words: {
+    wrongKey: 'СДЭК: неверный аккаунт или секретный пароль api',
+    rateLimited: 'СДЭК: слишком много запросов, повторите через 2 с',
+    timeout: 'сервис СДЭК не ответил: нет ответа за 0,2 с',
+    serverError: 'сервис СДЭК не ответил: ошибка HTTP 500',
+    malformed: 'сервис СДЭК не ответил: непонятный ответ',
+    refused: 'сервис СДЭК не ответил: нет связи (ECONNREFUSED)',
+  },
+});
 
 describe('OAuth', () => {
   it('fetches one token and reuses it across calls of the same account', async () => {
@@ -156,16 +150,6 @@ describe('OAuth', () => {
     const [state] = await cdek.getStatuses(ACCOUNT, [created.uuid]);
     expect(state?.uuid).toBe(created.uuid);
     expect(await tokensIssued()).toBe(before + 1);
-  });
-
-  it('refuses a wrong secret as an auth failure in Russian words', async () => {
-    const error = await carrierError(
-      client().getStatuses({ client_id: ACCOUNT.client_id, access_token: 'wrong' }, ['1234567890']),
-    );
-    expect(error.kind).toBe('auth');
-    expect(error.retryable).toBe(false);
-    expect(error.message).toBe('СДЭК: неверный аккаунт или секретный пароль api');
-    expect(error.message).not.toContain('wrong');
   });
 
   it('keeps tokens apart per account: one account never sees another one’s orders', async () => {
@@ -245,69 +229,12 @@ describe('failures', () => {
     number = (await client().createShipment(ACCOUNT, draft())).number!;
   });
 
-  it('waits Retry-After and retries once after a 429', async () => {
-    const cdek = client();
-    await cdek.getStatuses(ACCOUNT, [number]);
-    await fail('429', 1, { retry_after: 2 });
-    const [state] = await cdek.getStatuses(ACCOUNT, [number]);
-    expect(state?.number).toBe(number);
-    expect(waits).toEqual([2000]);
-  });
-
-  it('gives up after a second 429 as rate_limited with the vendor’s pause', async () => {
-    const cdek = client();
-    await cdek.getStatuses(ACCOUNT, [number]);
-    await fail('429', 2);
-    const error = await carrierError(cdek.getStatuses(ACCOUNT, [number]));
-    expect(error.kind).toBe('rate_limited');
-    expect(error.retryAfterMs).toBe(1000);
-    expect(error.message).toBe('СДЭК: слишком много запросов, повторите через 1 с');
-    expect(waits).toEqual([1000]);
-  });
-
   it('never waits longer than 5 s inside one call', async () => {
     const cdek = client();
     await cdek.getStatuses(ACCOUNT, [number]);
     await fail('429', 1, { retry_after: 120 });
     await cdek.getStatuses(ACCOUNT, [number]);
     expect(waits).toEqual([5000]);
-  });
-
-  it('answers a timeout as "не ответил"', async () => {
-    const cdek = client(300);
-    await cdek.getStatuses(ACCOUNT, [number]);
-    await fail('timeout');
-    const error = await carrierError(cdek.getStatuses(ACCOUNT, [number]));
-    expect(error.kind).toBe('unavailable');
-    expect(error.retryable).toBe(true);
-    expect(error.message).toBe('сервис СДЭК не ответил: нет ответа за 0,3 с');
-  });
-
-  it('answers a malformed body as "не ответил"', async () => {
-    const cdek = client();
-    await cdek.getStatuses(ACCOUNT, [number]);
-    await fail('malformed');
-    const error = await carrierError(cdek.getStatuses(ACCOUNT, [number]));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис СДЭК не ответил: непонятный ответ');
-  });
-
-  it('answers a 500 as "не ответил" with the HTTP status', async () => {
-    const cdek = client();
-    await cdek.getStatuses(ACCOUNT, [number]);
-    await fail('500');
-    const error = await carrierError(cdek.getStatuses(ACCOUNT, [number]));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис СДЭК не ответил: ошибка HTTP 500');
-  });
-
-  it('answers an unreachable CDEK as "не ответил" with the reason', async () => {
-    const closed = await listen(() => undefined);
-    await closed.close();
-    const cdek = new CdekClient({ baseUrl: `${closed.url}/v2` });
-    const error = await carrierError(cdek.getStatuses(ACCOUNT, [number]));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис СДЭК не ответил: нет связи (ECONNREFUSED)');
   });
 
   it('keeps an order it created when the follow-up read finds no answer', async () => {
@@ -436,7 +363,7 @@ describe('a connection dropped before the answer', () => {
   /** A CDEK stand-in that drops the first connection of each API call and answers the second. */
   async function flakyCdek() {
     const seen: string[] = [];
-    const server = await listen((req, res) => {
+    const server = await localServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       req.resume();
       req.on('end', () => {

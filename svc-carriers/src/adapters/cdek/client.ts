@@ -35,6 +35,8 @@ export type CdekClientOptions = {
   timeoutMs?: number;
   /** 1 = интернет-магазин (default: carries our reference and cash on delivery), 2 = доставка. */
   orderType?: CdekOrderType;
+  /** The background sync's budget with CDEK, requests a second (CDEK_RPS); 5. */
+  requestsPerSecond?: number;
   /** Injectable clock (token expiry) and pause (429 retry) for tests. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -96,9 +98,9 @@ export class CdekClient implements Carrier {
   readonly batchSize = 1;
   /**
    * CDEK documents no budget (vendor-apis §1 'Rate limits': nothing found); 5 requests a second per
-   * account is our guess of a modest one, well under what the public clients send.
+   * account is our guess of a modest one, well under what the public clients send (CDEK_RPS corrects it).
    */
-  readonly rateLimit = { requestsPerSecond: 5 };
+  readonly rateLimit: { requestsPerSecond: number };
 
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
@@ -112,6 +114,7 @@ export class CdekClient implements Carrier {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.orderType = options.orderType ?? 1;
+    this.rateLimit = { requestsPerSecond: options.requestsPerSecond ?? 5 };
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }

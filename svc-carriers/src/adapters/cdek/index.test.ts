@@ -5,18 +5,23 @@ import { CDEK_SANDBOX_ACCOUNT, cdekConfig, createCdek, startCdekSandbox, CdekCli
 const log = createLogger('test', 'silent');
 
 describe('cdekConfig', () => {
-  it('defaults to the sandbox on any free local port, 50 rps, 10 s, e-shop orders', () => {
+  it('defaults to the sandbox on any free local port, 50 rps, a sync budget of 5 rps, 10 s, e-shop orders', () => {
     expect(cdekConfig({ CDEK_URL: '', CDEK_SANDBOX_PORT: '' })).toEqual({
       CDEK_URL: '',
       CDEK_SANDBOX_PORT: 0,
       CDEK_SANDBOX_HOST: '127.0.0.1',
       CDEK_SANDBOX_RPS: 50,
+      CDEK_RPS: 5,
       CDEK_TIMEOUT_MS: 10_000,
       CDEK_ORDER_TYPE: 1,
     });
   });
   it('refuses an order type CDEK does not have', () => {
     expect(() => cdekConfig({ CDEK_ORDER_TYPE: '3' })).toThrow();
+  });
+  it('refuses a sync budget that is not a positive number', () => {
+    expect(() => cdekConfig({ CDEK_RPS: '0' })).toThrow();
+    expect(() => cdekConfig({ CDEK_RPS: 'много' })).toThrow();
   });
 });
 
@@ -25,6 +30,12 @@ describe('createCdek', () => {
     const setup = await createCdek({ CDEK_URL: 'https://api.edu.cdek.ru/v2' }, log);
     expect(setup.sandbox).toBeNull();
     expect(setup.adapter).toBeInstanceOf(CdekClient);
+    expect(setup.adapter.rateLimit.requestsPerSecond).toBe(5);
+  });
+
+  it('paces the sync by CDEK_RPS: the budget is configuration, not a constant', async () => {
+    const setup = await createCdek({ CDEK_URL: 'https://api.edu.cdek.ru/v2', CDEK_RPS: '2.5' }, log);
+    expect(setup.adapter.rateLimit.requestsPerSecond).toBe(2.5);
   });
 
   it('starts the sandbox, which takes the sandbox account and refuses any other', async () => {

@@ -32,6 +32,8 @@ const Env = z.object({
   CDEK_SANDBOX_HOST: orDefault(z.string().default('127.0.0.1')),
   /** requests a second each sandbox account may make before it answers 429 */
   CDEK_SANDBOX_RPS: orDefault(z.coerce.number().positive().default(50)),
+  /** the background sync's budget with CDEK, requests a second, all replicas together (a guess: CDEK publishes none) */
+  CDEK_RPS: orDefault(z.coerce.number().positive().default(5)),
   /** how long one CDEK call may take, ms */
   CDEK_TIMEOUT_MS: orDefault(z.coerce.number().int().positive().default(10_000)),
   /** 1 = интернет-магазин (our reference and cash on delivery travel with the order), 2 = доставка */
@@ -54,7 +56,11 @@ export async function createCdek(
   log: Logger,
 ): Promise<VendorSetup<Carrier> & { adapter: CdekClient }> {
   const config = cdekConfig(env);
-  const clientOptions = { timeoutMs: config.CDEK_TIMEOUT_MS, orderType: config.CDEK_ORDER_TYPE };
+  const clientOptions = {
+    timeoutMs: config.CDEK_TIMEOUT_MS,
+    orderType: config.CDEK_ORDER_TYPE,
+    requestsPerSecond: config.CDEK_RPS,
+  };
   if (config.CDEK_URL)
     return { adapter: new CdekClient({ baseUrl: config.CDEK_URL, ...clientOptions }), sandbox: null };
   const sandbox = await startCdekSandbox({

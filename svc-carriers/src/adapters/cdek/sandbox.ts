@@ -1,8 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CDEK_STATUS_TEXT, isCdekStatus } from '@caravan/contracts';
 import type { Logger } from '@caravan/service-kit';
+import {
+  escapeHtml,
+  readBody,
+  SandboxError,
+  startHttpSandbox,
+  TokenBucket,
+  type FailureMode,
+  type RunningSandbox,
+} from '../sandboxKit';
 import { cdekDateTime } from './mapping';
 import type {
   CdekError,
@@ -42,9 +50,7 @@ export type CdekSandboxOptions = {
   log?: Logger;
 };
 
-export type CdekSandbox = { url: string; stop(): Promise<void> };
-
-export type FailureMode = '500' | '429' | 'timeout' | 'malformed';
+export type CdekSandbox = RunningSandbox;
 
 /** The walk 'следующий статус' takes, after ACCEPTED and CREATED (the brief's realistic sequence). */
 export const CDEK_SANDBOX_SEQUENCE = [
@@ -121,22 +127,6 @@ class HttpFailure extends Error {
 
 const MAX_BODY = 256 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new HttpFailure(413, { errors: [SANDBOX_ERRORS.badRequest] }));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** A JSON body, or a form body (the tester page's buttons post forms). */
 function parseBody(text: string, contentType: string | undefined): Record<string, unknown> {
   if (!text.trim()) return {};
@@ -150,12 +140,6 @@ function parseBody(text: string, contentType: string | undefined): Record<string
   }
   throw new HttpFailure(400, { errors: [{ code: 'v2_invalid_format', message: 'Неверный формат JSON' }] });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const isHttpUrl = (value: unknown) => {
   try {
@@ -210,7 +194,7 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
   const secrets = new Map(options.accounts.map((a) => [a.client_id, a.client_secret]));
   const tokens = new Map<string, { account: string; expiresAt: number }>();
   let tokensIssued = 0;
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const bucket = new TokenBucket(rps);
   const orders = new Map<string, SandboxOrder>();
   const webhooks = new Map<string, CdekWebhookSubscription & { uuid: string }>();
   /** Which account subscribed each webhook. */
@@ -221,7 +205,6 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
     const at = failures.findIndex((f) => f.method === null || f.method === method);
     return at < 0 ? undefined : failures.splice(at, 1)[0];
   };
-  const held = new Set<ServerResponse>();
   const now = () => cdekDateTime(clock());
 
   // ---------------------------------------------------------------------------------------- helpers
@@ -237,18 +220,8 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
   const json = (res: ServerResponse, status: number, body: unknown, headers = {}) =>
     send(res, status, 'application/json', JSON.stringify(body), headers);
 
-  /** Token bucket per account: `rps` a second, a burst of as many (at least one). */
-  const burst = Math.max(1, rps);
-  function allowed(account: string): boolean {
-    const at = Date.now();
-    const bucket = buckets.get(account) ?? { tokens: burst, at };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * rps);
-    bucket.at = at;
-    buckets.set(account, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
+  /** Within the account's budget: `rps` a second, a burst of as many (at least one). */
+  const allowed = (account: string) => bucket.take(account) === 0;
 
   function account(req: IncomingMessage): string {
     const header = req.headers.authorization ?? '';
@@ -424,16 +397,13 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL, path: string, method: string) {
     if (method === 'POST' && path === '/v2/oauth/token') {
-      const body = parseBody(await readBody(req), req.headers['content-type']);
+      const body = parseBody(await readBody(req, MAX_BODY), req.headers['content-type']);
       return json(res, 200, issueToken({ ...Object.fromEntries(url.searchParams), ...body }));
     }
     const accountId = account(req);
     const failure = takeFailure(method);
-    if (failure?.mode === 'timeout') {
-      held.add(res);
-      res.on('close', () => held.delete(res));
-      return;
-    }
+    // 'timeout': no answer at all; the client gives up, stop() closes the socket
+    if (failure?.mode === 'timeout') return;
     if (failure?.mode === '500') return json(res, 500, { errors: [SANDBOX_ERRORS.internal] });
     if (failure?.mode === 'malformed') return send(res, 200, 'application/json', '{"entity": {"uuid": ');
     if (failure?.mode === '429' || !allowed(accountId))
@@ -445,7 +415,7 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
       );
 
     if (method === 'POST' && path === '/v2/orders') {
-      const body = parseBody(await readBody(req), req.headers['content-type']);
+      const body = parseBody(await readBody(req, MAX_BODY), req.headers['content-type']);
       const errors = orderErrors(body, (n) =>
         [...orders.values()].some((o) => o.account === accountId && o.request.number === n),
       );
@@ -485,7 +455,7 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
       return json(res, 200, { entity: entityOf(order), requests: [order.createRequest] });
     }
     if (method === 'POST' && path === '/v2/webhooks') {
-      const body = parseBody(await readBody(req), req.headers['content-type']);
+      const body = parseBody(await readBody(req, MAX_BODY), req.headers['content-type']);
       const errors: CdekError[] = [];
       if (!body.url) errors.push(SANDBOX_ERRORS.fieldEmpty('url'));
       else if (!isHttpUrl(body.url)) errors.push(SANDBOX_ERRORS.invalidValue('url'));
@@ -522,7 +492,8 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
       return json(res, 200, [...orders.values()].map(summary));
     if (method === 'GET' && path === '/sandbox/tokens')
       return json(res, 200, { issued: tokensIssued, active: tokens.size });
-    const body = method === 'POST' ? parseBody(await readBody(req), req.headers['content-type']) : {};
+    const body =
+      method === 'POST' ? parseBody(await readBody(req, MAX_BODY), req.headers['content-type']) : {};
     if (method === 'POST' && path === '/sandbox/shipments') {
       const accountId =
         typeof body.account === 'string' ? body.account : (options.accounts[0]?.client_id ?? '');
@@ -608,34 +579,13 @@ export async function startCdekSandbox(options: CdekSandboxOptions): Promise<Cde
       return send(res, 404, 'text/plain', 'не найдено');
     } catch (error) {
       if (error instanceof HttpFailure) return json(res, error.status, error.body);
+      if (error instanceof SandboxError)
+        return json(res, error.status, {
+          errors: [{ ...SANDBOX_ERRORS.badRequest, message: error.message }],
+        });
       throw error;
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log?.error({ err: error }, 'cdek sandbox: request failed');
-      if (!res.headersSent) json(res, 500, { errors: [SANDBOX_ERRORS.internal] });
-      else res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return {
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const res of held) res.destroy();
-        held.clear();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return startHttpSandbox('cdek', host, options.port, handle, log, { errors: [SANDBOX_ERRORS.internal] });
 }

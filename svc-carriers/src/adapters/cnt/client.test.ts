@@ -1,7 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { createLogger } from '@caravan/service-kit';
-import { CarrierError, type TrackedWaybill, type WebhookRequest } from '../carrier';
+import type { TrackedWaybill, WebhookRequest } from '../carrier';
+import {
+  carrierError,
+  describeVendorFailures,
+  localServer,
+  sandboxCall,
+  type LocalServer,
+} from '../contract.testkit';
 import { CntClient, cntSign } from './client';
 import { createCnt } from './index';
 import { CNT_SANDBOX_ACCOUNT, startCntSandbox, type CntSandbox } from './sandbox';
@@ -14,20 +20,6 @@ let client: CntClient;
 let slept: number[];
 let clock: Date;
 
-type Local = { url: string; close(): Promise<void> };
-async function localServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Local> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
 const bodyOf = (req: IncomingMessage) =>
   new Promise<Buffer>((resolve) => {
     const chunks: Buffer[] = [];
@@ -37,16 +29,9 @@ const bodyOf = (req: IncomingMessage) =>
 
 /** Our webhook endpoint: keeps every push as the service would receive it. */
 const pushes: WebhookRequest[] = [];
-let receiver: Local;
+let receiver: LocalServer;
 
-const control = async (path: string, body: unknown = {}) => {
-  const res = await fetch(`${sandbox.url}/sandbox/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const control = (path: string, body: unknown = {}) => sandboxCall(sandbox.url, `/sandbox/${path}`, body);
 
 const clientAt = (baseUrl: string, timeoutMs = 10_000) =>
   new CntClient({
@@ -56,16 +41,6 @@ const clientAt = (baseUrl: string, timeoutMs = 10_000) =>
       slept.push(ms);
     },
   });
-
-async function failure(promise: Promise<unknown> | (() => unknown)): Promise<CarrierError> {
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    if (error instanceof CarrierError) return error;
-    throw error;
-  }
-  throw new Error('expected a CarrierError, the call succeeded');
-}
 
 beforeAll(async () => {
   receiver = await localServer((req, res) => {
@@ -85,6 +60,30 @@ beforeEach(() => {
   slept = [];
   pushes.length = 0;
   client = clientAt(`${sandbox.url}/track/v2.2`);
+});
+
+let registered = 0;
+describeVendorFailures({
+  name: '17TRACK',
+  account,
+  newShipment: async () => {
+    const number = `CT${String(++registered).padStart(11, '0')}`;
+    await control('shipments', { number, tag: 'guangzhou-1' });
+    return number;
+  },
+  ask: async (number, { credentials = account, serverUrl = sandbox.url, timeoutMs } = {}) =>
+    (await clientAt(`${serverUrl}/track/v2.2`, timeoutMs).get(credentials, number))?.waybill,
+  failNext: (mode, times) => control('fail', { mode, times }),
+  waits: () => slept,
+  retryAfterMs: 1000,
+  words: {
+    wrongKey: 'сервис отслеживания посылок не принял ключ api (17token): Invalid access key.',
+    rateLimited: 'сервис отслеживания посылок: слишком много запросов, повторите через 1 с',
+    timeout: 'сервис отслеживания посылок не ответил: нет ответа за 0,2 с',
+    serverError: 'сервис отслеживания посылок не ответил: ошибка HTTP 500',
+    malformed: 'сервис отслеживания посылок не ответил: непонятный ответ',
+    refused: 'сервис отслеживания посылок не ответил: нет связи (ECONNREFUSED)',
+  },
 });
 
 describe('registering waybills', () => {
@@ -237,7 +236,7 @@ describe('verifying a push', () => {
   it('signed with another key: refused', async () => {
     const raw = genuine.rawBody;
     const forged = { ...genuine, headers: { ...genuine.headers, sign: cntSign(raw, 'someone-else-key') } };
-    const error = await failure(() => client.verifyPush(forged, account));
+    const error = await carrierError(() => client.verifyPush(forged, account));
     expect(error).toMatchObject({
       kind: 'refused',
       message: 'уведомление сервиса отслеживания посылок не прошло проверку подписи',
@@ -247,12 +246,12 @@ describe('verifying a push', () => {
   it('a body altered after signing: refused', async () => {
     const altered = Buffer.from(genuine.rawBody.toString().replace('"InTransit"', '"Delivered"'));
     expect(altered.equals(genuine.rawBody)).toBe(false);
-    const error = await failure(() => client.verifyPush({ ...genuine, rawBody: altered }, account));
+    const error = await carrierError(() => client.verifyPush({ ...genuine, rawBody: altered }, account));
     expect(error.kind).toBe('refused');
   });
 
   it('no sign header: refused', async () => {
-    const error = await failure(() => client.verifyPush({ ...genuine, headers: {} }, account));
+    const error = await carrierError(() => client.verifyPush({ ...genuine, headers: {} }, account));
     expect(error.kind).toBe('refused');
   });
 
@@ -260,7 +259,7 @@ describe('verifying a push', () => {
     const raw = Buffer.from(
       JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'JT3000000000003' } }),
     );
-    const error = await failure(() =>
+    const error = await carrierError(() =>
       client.verifyPush(
         { headers: { sign: cntSign(raw, account.access_token) }, query: {}, rawBody: raw },
         account,
@@ -273,52 +272,11 @@ describe('verifying a push', () => {
 describe('when 17TRACK misbehaves', () => {
   const number = 'YT2411200000001';
 
-  it('another key: auth, in Russian with 17TRACK words, never the key', async () => {
-    const error = await failure(client.get({ client_id: '', access_token: 'stolen-17token' }, number));
-    expect(error.kind).toBe('auth');
-    expect(error.message).toBe(
-      'сервис отслеживания посылок не принял ключ api (17token): Invalid access key.',
-    );
-  });
-
-  it('one 429: waits Retry-After and asks again', async () => {
-    await control('fail', { mode: '429', times: 1 });
-    expect((await client.get(account, number))?.waybill).toBe(number);
-    expect(slept).toEqual([1000]);
-  });
-
-  it('429 twice: rate_limited with the wait', async () => {
+  it('429 twice on registering: rate_limited with the wait', async () => {
     await control('fail', { mode: '429', times: 2 });
-    const error = await failure(client.register(account, [{ waybill: 'YT2411200000009', tag: 'x' }]));
+    const error = await carrierError(client.register(account, [{ waybill: 'YT2411200000009', tag: 'x' }]));
     expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 1000 });
     expect(slept).toEqual([1000]);
-  });
-
-  it('no answer in time: unavailable', async () => {
-    await control('fail', { mode: 'timeout', times: 1 });
-    const error = await failure(clientAt(`${sandbox.url}/track/v2.2`, 200).get(account, number));
-    expect(error).toMatchObject({
-      kind: 'unavailable',
-      message: 'сервис отслеживания посылок не ответил: нет ответа за 0,2 с',
-    });
-  });
-
-  it('a 500: unavailable', async () => {
-    await control('fail', { mode: '500', times: 1 });
-    const error = await failure(client.get(account, number));
-    expect(error).toMatchObject({
-      kind: 'unavailable',
-      message: 'сервис отслеживания посылок не ответил: ошибка HTTP 500',
-    });
-  });
-
-  it('a malformed body: unavailable', async () => {
-    await control('fail', { mode: 'malformed', times: 1 });
-    const error = await failure(client.get(account, number));
-    expect(error).toMatchObject({
-      kind: 'unavailable',
-      message: 'сервис отслеживания посылок не ответил: непонятный ответ',
-    });
   });
 
   it('a whole call 17TRACK refuses (code ≠ 0): refused with its words', async () => {
@@ -332,7 +290,7 @@ describe('when 17TRACK misbehaves', () => {
       );
     });
     try {
-      const error = await failure(clientAt(fake.url).get(account, number));
+      const error = await carrierError(clientAt(fake.url).get(account, number));
       expect(error).toMatchObject({
         kind: 'refused',
         message: 'сервис отслеживания посылок отказал: The data format is invalid.',

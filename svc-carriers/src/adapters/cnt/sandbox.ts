@@ -1,8 +1,22 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CNT_STATUS_LABELS } from '@caravan/contracts';
 import type { Logger } from '@caravan/service-kit';
 import type { CarrierCredentials } from '../carrier';
+import {
+  armFailure,
+  backToPage,
+  controlFields,
+  escapeHtml,
+  FailureInjector,
+  isFormPost,
+  readBody,
+  SandboxError,
+  sendHtml,
+  sendJson,
+  startHttpSandbox,
+  TokenBucket,
+  type RunningSandbox,
+} from '../sandboxKit';
 import { cntSign } from './client';
 import { arrivedText, cityOfTag } from './mapping';
 import { CNT_CODES, type CntError, type CntEvent, type CntPush, type CntTracked } from './types';
@@ -11,8 +25,9 @@ import { CNT_CODES, type CntError, type CntEvent, type CntPush, type CntTracked 
  * The built-in 17TRACK sandbox (ARCHITECTURE §9): a small HTTP server speaking Tracking API v2.2's
  * POST /track/v2.2/register and /track/v2.2/gettrackinfo with the `17token` header, its `{code, data}`
  * answers, 401 and 429; control endpoints under /sandbox/; a Russian page at / where a tester moves a
- * waybill on. Every move POSTs a signed TRACKING_UPDATED to the push URL (once, no retry), as 17TRACK does.
- * Waybills live in memory until the server stops.
+ * waybill on (the server, bodies, rate limit and failure injection of sandboxKit). Every move POSTs a
+ * signed TRACKING_UPDATED to the push URL (once, no retry), as 17TRACK does. Waybills live in memory
+ * until the server stops.
  */
 
 /** What the sandbox accepts (client_id is unused by 17TRACK); any other key is refused with 401. */
@@ -20,9 +35,6 @@ export const CNT_SANDBOX_ACCOUNT: CarrierCredentials = {
   client_id: '',
   access_token: 'caravan-17track-sandbox-key',
 };
-
-export type FailureMode = '500' | '429' | 'timeout' | 'malformed';
-const FAILURE_MODES: readonly string[] = ['500', '429', 'timeout', 'malformed'];
 
 export type CntSandboxOptions = {
   /** 127.0.0.1 */
@@ -39,7 +51,7 @@ export type CntSandboxOptions = {
   log?: Logger;
 };
 
-export type CntSandbox = { url: string; stop(): Promise<void> };
+export type CntSandbox = RunningSandbox;
 
 type Step = { status: string; description: string; location: string | null };
 
@@ -86,66 +98,17 @@ class SandboxRefusal extends Error {
 
 const errorBody = (code: number, message: string) => ({ code, data: { errors: [{ code, message }] } });
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) reject(new SandboxRefusal(413, CNT_CODES.badNumber, 'Request body is too large.'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const isForm = (req: IncomingMessage) =>
-  (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
-
-async function controlBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  if (isForm(req)) return Object.fromEntries(new URLSearchParams(text));
-  if (!text.trim()) return {};
-  const parsed: unknown = JSON.parse(text);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : {};
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
-function rateLimiter(rps: number) {
-  const burst = Math.max(1, rps);
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  return (account: string, nowMs = Date.now()): number | null => {
-    const bucket = buckets.get(account) ?? { tokens: burst, at: nowMs };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
-    bucket.at = nowMs;
-    buckets.set(account, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return null;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / rps));
-  };
-}
-
 type Waybill = { number: string; tag: string | null; step: number; events: CntEvent[] };
 export type PushOutcome = { delivered: boolean; status?: number; error?: string } | null;
 
 export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<CntSandbox> {
   const account = options.account ?? CNT_SANDBOX_ACCOUNT;
   const now = options.now ?? (() => new Date());
-  const limited = rateLimiter(options.rps ?? 50);
+  const bucket = new TokenBucket(options.rps ?? 50);
   const log = options.log;
   const waybills = new Map<string, Waybill>();
   let pushUrl = options.pushUrl ?? '';
-  let failure: { mode: FailureMode; times: number } | null = null;
+  const failures = new FailureInjector();
 
   const key = (number: string) => number.trim().toLowerCase();
 
@@ -228,23 +191,12 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
     }
   }
 
-  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-    res.end(JSON.stringify(body));
-  };
-  const back = (res: ServerResponse) => {
-    res.writeHead(303, { location: '/' });
-    res.end();
-  };
-
   function injectedFailure(res: ServerResponse): boolean {
-    if (!failure || failure.times <= 0) return false;
-    failure.times -= 1;
-    const { mode } = failure;
-    if (failure.times === 0) failure = null;
-    if (mode === '500') json(res, 500, errorBody(-18010003, 'Internal service error.'));
+    const mode = failures.take();
+    if (!mode) return false;
+    if (mode === '500') sendJson(res, 500, errorBody(-18010003, 'Internal service error.'));
     else if (mode === '429')
-      json(res, 429, errorBody(CNT_CODES.rateLimited, 'Request too frequently.'), { 'retry-after': '1' });
+      sendJson(res, 429, errorBody(CNT_CODES.rateLimited, 'Request too frequently.'), { 'retry-after': '1' });
     else if (mode === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"code":0,"data":{"accepted":[{"number":');
@@ -256,13 +208,13 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
   function authorize(req: IncomingMessage, res: ServerResponse): boolean {
     const token = req.headers['17token'];
     if (token !== account.access_token) {
-      json(res, 401, errorBody(CNT_CODES.invalidKey, 'Invalid access key.'));
+      sendJson(res, 401, errorBody(CNT_CODES.invalidKey, 'Invalid access key.'));
       return false;
     }
-    const wait = limited(token);
-    if (wait === null) return true;
-    json(res, 429, errorBody(CNT_CODES.rateLimited, 'Request too frequently.'), {
-      'retry-after': String(wait),
+    const waitMs = bucket.take(token);
+    if (!waitMs) return true;
+    sendJson(res, 429, errorBody(CNT_CODES.rateLimited, 'Request too frequently.'), {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
     });
     return false;
   }
@@ -270,7 +222,7 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
   async function numbersOf(req: IncomingMessage): Promise<Array<{ number: string; tag: string | null }>> {
     let items: unknown;
     try {
-      items = JSON.parse(await readBody(req));
+      items = JSON.parse(await readBody(req, MAX_BODY));
     } catch {
       throw new SandboxRefusal(200, CNT_CODES.badNumber, 'The data format is invalid.');
     }
@@ -301,7 +253,7 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
         if (error) rejected.push({ number, error });
         else accepted.push({ number, carrier: PROVIDER.key, tag });
       }
-      return json(res, 200, { code: 0, data: { accepted, rejected } });
+      return sendJson(res, 200, { code: 0, data: { accepted, rejected } });
     }
     if (req.method === 'POST' && path === '/track/v2.2/gettrackinfo') {
       const accepted: CntTracked[] = [];
@@ -318,17 +270,17 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
             },
           });
       }
-      return json(res, 200, { code: 0, data: { accepted, rejected } });
+      return sendJson(res, 200, { code: 0, data: { accepted, rejected } });
     }
     throw new SandboxRefusal(404, -18010010, `${req.method} ${path} is not supported by the sandbox.`);
   }
 
   async function controlCall(req: IncomingMessage, res: ServerResponse, path: string) {
-    const form = isForm(req);
+    const form = isFormPost(req);
     if (req.method === 'GET' && path === '/sandbox/shipments')
-      return json(res, 200, [...waybills.values()].map(tracked));
+      return sendJson(res, 200, [...waybills.values()].map(tracked));
     if (req.method !== 'POST') throw new SandboxRefusal(404, 0, 'not found');
-    const body = await controlBody(req);
+    const body = await controlFields(req);
     if (path === '/sandbox/shipments') {
       const number = String(body.number ?? '').trim();
       const tag = String(body.tag ?? '').trim() || null;
@@ -339,7 +291,7 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
           error.code,
           error.message,
         );
-      return form ? back(res) : json(res, 201, tracked(waybills.get(key(number))!));
+      return form ? backToPage(res) : sendJson(res, 201, tracked(waybills.get(key(number))!));
     }
     const advanceMatch = /^\/sandbox\/shipments\/([^/]+)\/advance$/.exec(path);
     if (advanceMatch) {
@@ -348,19 +300,13 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
       advance(w, body.status);
       const pushed = await push(w);
       log?.info({ number: w.number, step: w.step, pushed }, 'cnt sandbox: waybill advanced');
-      return form ? back(res) : json(res, 200, { ...tracked(w), push: pushed });
+      return form ? backToPage(res) : sendJson(res, 200, { ...tracked(w), push: pushed });
     }
     if (path === '/sandbox/webhook') {
       pushUrl = String(body.url ?? '').trim();
-      return form ? back(res) : json(res, 200, { url: pushUrl });
+      return form ? backToPage(res) : sendJson(res, 200, { url: pushUrl });
     }
-    if (path === '/sandbox/fail') {
-      const mode = String(body.mode ?? '');
-      if (!FAILURE_MODES.includes(mode))
-        throw new SandboxRefusal(400, 0, `mode is one of ${FAILURE_MODES.join(', ')}`);
-      failure = { mode: mode as FailureMode, times: Math.max(1, Number(body.times ?? 1) || 1) };
-      return json(res, 200, failure);
-    }
+    if (path === '/sandbox/fail') return sendJson(res, 200, armFailure(failures, body));
     throw new SandboxRefusal(404, 0, 'not found');
   }
 
@@ -388,42 +334,24 @@ export async function startCntSandbox(options: CntSandboxOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname.replace(/\/+$/, '') || '/';
     try {
-      if (req.method === 'GET' && path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        return res.end(indexPage());
-      }
+      if (req.method === 'GET' && path === '/') return sendHtml(res, 200, indexPage());
       if (path.startsWith('/sandbox/')) return await controlCall(req, res, path);
       return await vendorCall(req, res, path);
     } catch (error) {
       if (error instanceof SandboxRefusal)
-        return json(res, error.status, errorBody(error.code, error.message));
-      if (error instanceof SyntaxError) return json(res, 400, errorBody(CNT_CODES.badNumber, 'invalid JSON'));
+        return sendJson(res, error.status, errorBody(error.code, error.message));
+      if (error instanceof SandboxError)
+        return sendJson(res, error.status, errorBody(CNT_CODES.badNumber, error.message));
       throw error;
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log?.error({ err: error }, 'cnt sandbox: request failed');
-      if (!res.headersSent) json(res, 500, errorBody(-18010003, 'Internal service error.'));
-      else res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && !['0.0.0.0', '::'].includes(options.host) ? options.host : '127.0.0.1';
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return startHttpSandbox(
+    'cnt',
+    options.host ?? '127.0.0.1',
+    options.port ?? 0,
+    handle,
+    log,
+    errorBody(-18010003, 'Internal service error.'),
+  );
 }

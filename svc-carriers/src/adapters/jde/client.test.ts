@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { CarrierError } from '../carrier';
+import { carrierError, describeVendorFailures, localServer, sandboxCall } from '../contract.testkit';
 import type { RunningSandbox } from '../sandboxKit';
 import { JdeClient } from './client';
 import { JDE_SANDBOX_ACCOUNT, JDE_SANDBOX_SEQUENCE, startJdeSandbox } from './sandbox';
@@ -24,42 +22,29 @@ beforeEach(() => {
   waits = [];
 });
 
-const control = async (path: string, body?: unknown) => {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const control = (path: string, body?: unknown) => sandboxCall(sandbox.url, path, body);
 const newWaybill = async (number?: string) =>
   (await control('/sandbox/shipments', number ? { number } : {})).body.number as string;
 const failNext = (mode: string, times = 1) => control('/sandbox/fail', { mode, times });
 
-async function caught(promise: Promise<unknown>): Promise<CarrierError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CarrierError) return error;
-    throw error;
-  }
-  throw new Error('expected a CarrierError');
-}
-
-type Local = { url: string; close(): Promise<void> };
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Local> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+describeVendorFailures({
+  name: 'ЖелДор',
+  account: JDE_SANDBOX_ACCOUNT,
+  newShipment: () => newWaybill(),
+  ask: async (ttn, { credentials = JDE_SANDBOX_ACCOUNT, serverUrl = sandbox.url, timeoutMs } = {}) =>
+    (await client({ baseUrl: `${serverUrl}/vD`, timeoutMs }).getStatuses(credentials, [ttn]))[0]?.number,
+  failNext,
+  waits: () => waits,
+  retryAfterMs: 1000,
+  words: {
+    wrongKey: 'ЖелДор: Неверный пользователь или токен',
+    rateLimited: 'сервис ЖелДор не ответил: слишком много запросов, повторите позже',
+    timeout: 'сервис ЖелДор не ответил: время ожидания истекло (0,2 с)',
+    serverError: 'сервис ЖелДор не ответил: ошибка сервера (HTTP 500)',
+    malformed: 'сервис ЖелДор не ответил: непонятный ответ',
+    refused: 'сервис ЖелДор не ответил: нет связи (ECONNREFUSED)',
+  },
+});
 
 describe('JDE status through the sandbox', () => {
   it('follows a waybill from the new order to delivered, with the day /api/jde_order_get shows', async () => {
@@ -97,7 +82,7 @@ describe('JDE status through the sandbox', () => {
   });
 
   it('an unknown waybill asked alone is not found, in Russian', async () => {
-    const error = await caught(client().getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']));
+    const error = await carrierError(client().getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']));
     expect(error.kind).toBe('not_found');
     expect(error.message).toBe('ЖелДор: груз 1111222233334444 не найден');
     expect(error.retryable).toBe(false);
@@ -119,24 +104,14 @@ describe('JDE status through the sandbox', () => {
 });
 
 describe('JDE failures reach the user in Russian', () => {
-  it('a wrong token is an auth error with JDE words', async () => {
-    const error = await caught(
-      client().getStatuses({ client_id: JDE_SANDBOX_ACCOUNT.client_id, access_token: 'wrong' }, [
-        '1111222233334444',
-      ]),
-    );
-    expect(error.kind).toBe('auth');
-    expect(error.message).toBe('ЖелДор: Неверный пользователь или токен');
-  });
-
   it('an error JDE words itself is refused with those words', async () => {
-    const fake = await listen((_req, res) => {
+    const fake = await localServer((_req, res) => {
       res
         .writeHead(400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ error: 'Не указан номер накладной (ttn)' }));
     });
     try {
-      const error = await caught(client({ baseUrl: fake.url }).getStatuses(JDE_SANDBOX_ACCOUNT, ['1']));
+      const error = await carrierError(client({ baseUrl: fake.url }).getStatuses(JDE_SANDBOX_ACCOUNT, ['1']));
       expect(error.kind).toBe('refused');
       expect(error.message).toBe('ЖелДор: Не указан номер накладной (ttn)');
     } finally {
@@ -144,48 +119,9 @@ describe('JDE failures reach the user in Russian', () => {
     }
   });
 
-  it('waits out one 429 as Retry-After asks, then answers', async () => {
-    const ttn = await newWaybill();
-    await failNext('429');
-    const states = await client().getStatuses(JDE_SANDBOX_ACCOUNT, [ttn]);
-    expect(states.map((s) => s.number)).toEqual([ttn]);
-    expect(waits).toEqual([1000]);
-  });
-
-  it('a second 429 in a row is rate_limited', async () => {
-    await failNext('429', 2);
-    const error = await caught(client().getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']));
-    expect(error.kind).toBe('rate_limited');
-    expect(error.retryAfterMs).toBe(1000);
-    expect(error.retryable).toBe(true);
-  });
-
-  it('a 500 is unavailable', async () => {
-    await failNext('500');
-    const error = await caught(client().getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ЖелДор не ответил: ошибка сервера (HTTP 500)');
-  });
-
-  it('a reply held past the timeout is unavailable', async () => {
-    await failNext('timeout');
-    const error = await caught(
-      client({ timeoutMs: 200 }).getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']),
-    );
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ЖелДор не ответил: время ожидания истекло (0,2 с)');
-  });
-
-  it('a malformed body is unavailable', async () => {
-    await failNext('malformed');
-    const error = await caught(client().getStatuses(JDE_SANDBOX_ACCOUNT, ['1111222233334444']));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ЖелДор не ответил: непонятный ответ');
-  });
-
   it('never puts the token in what a user reads', async () => {
     const token = 'secret-token-123';
-    const error = await caught(
+    const error = await carrierError(
       client().getStatuses({ client_id: 'someone', access_token: token }, ['1111222233334444']),
     );
     expect(error.message).not.toContain(token);

@@ -11,6 +11,8 @@ export interface JdeClientOptions {
   baseUrl: string;
   /** one call's limit; 10 s */
   timeoutMs?: number;
+  /** the background sync's budget with JDE, calls a second (JDE_RPS); 5 */
+  requestsPerSecond?: number;
   sleep?: Sleep;
   now?: () => Date;
 }
@@ -29,8 +31,8 @@ const isStatus = (value: unknown): value is JdeStatusByCode => {
 export class JdeClient implements Carrier {
   readonly vendor = 'jde' as const;
   readonly batchSize = 1;
-  /** JDE publishes no limit: a modest guess. */
-  readonly rateLimit = { requestsPerSecond: 5 };
+  /** JDE publishes no limit: a modest guess (JDE_RPS). */
+  readonly rateLimit: { requestsPerSecond: number };
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly sleep: Sleep;
@@ -39,6 +41,7 @@ export class JdeClient implements Carrier {
   constructor(options: JdeClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.rateLimit = { requestsPerSecond: options.requestsPerSecond ?? 5 };
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? (() => new Date());
   }

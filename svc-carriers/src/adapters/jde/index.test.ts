@@ -56,7 +56,14 @@ describe('createJde', () => {
     const { adapter, sandbox } = await createJde({ JDE_URL: 'https://api.jde.ru/vD' }, log);
     expect(sandbox).toBeNull();
     expect(adapter).toBeInstanceOf(JdeClient);
+    expect(adapter.rateLimit.requestsPerSecond).toBe(5);
     expect(adapter.batchSize).toBe(1);
+  });
+
+  it('paces the sync by JDE_RPS: the budget is configuration, not a constant', async () => {
+    const { adapter } = await createJde({ JDE_URL: 'https://api.jde.ru/vD', JDE_RPS: '40' }, log);
+    expect(adapter.rateLimit.requestsPerSecond).toBe(40);
+    expect(() => jdeConfig({ JDE_RPS: '-1' })).toThrow();
   });
 
   it('reads its settings with defaults for empty values', () => {
@@ -65,6 +72,7 @@ describe('createJde', () => {
       JDE_SANDBOX_PORT: 0,
       JDE_SANDBOX_HOST: '127.0.0.1',
       JDE_SANDBOX_RPS: 50,
+      JDE_RPS: 5,
       JDE_TIMEOUT_MS: 10000,
     });
     expect(() => jdeConfig({ JDE_URL: 'jde' })).toThrow();

@@ -24,6 +24,8 @@ const Env = z.object({
   JDE_SANDBOX_HOST: orDefault(z.string().default('127.0.0.1')),
   /** the sandbox's calls a second per user before it answers 429 */
   JDE_SANDBOX_RPS: orDefault(z.coerce.number().positive().default(50)),
+  /** the background sync's budget with JDE, calls a second, all replicas together (a guess: JDE publishes none) */
+  JDE_RPS: orDefault(z.coerce.number().positive().default(5)),
   /** one call's limit, ms */
   JDE_TIMEOUT_MS: orDefault(z.coerce.number().int().positive().default(10_000)),
 });
@@ -36,9 +38,9 @@ export async function createJde(
   log: Logger,
 ): Promise<VendorSetup<Carrier>> {
   const config = jdeConfig(env);
-  const timeoutMs = config.JDE_TIMEOUT_MS;
+  const options = { timeoutMs: config.JDE_TIMEOUT_MS, requestsPerSecond: config.JDE_RPS };
   if (config.JDE_URL)
-    return { adapter: new JdeClient({ baseUrl: config.JDE_URL, timeoutMs }), sandbox: null };
+    return { adapter: new JdeClient({ baseUrl: config.JDE_URL, ...options }), sandbox: null };
   const sandbox = await startJdeSandbox({
     host: config.JDE_SANDBOX_HOST,
     port: config.JDE_SANDBOX_PORT,
@@ -46,5 +48,5 @@ export async function createJde(
     log,
   });
   log.info({ url: sandbox.url }, `carriers: no JDE_URL, using the built-in JDE sandbox at ${sandbox.url}`);
-  return { adapter: new JdeClient({ baseUrl: `${sandbox.url}/vD`, timeoutMs }), sandbox };
+  return { adapter: new JdeClient({ baseUrl: `${sandbox.url}/vD`, ...options }), sandbox };
 }

@@ -9,6 +9,8 @@ export type OzonClientOptions = {
   baseUrl: string;
   /** how long one call may take; 10 s */
   timeoutMs?: number;
+  /** the background sync's budget with Ozon, calls a second (OZON_RPS); 10 */
+  requestsPerSecond?: number;
   /** how the client waits before its one retry (tests pass a recorder) */
   sleep?: (ms: number) => Promise<void>;
   /** the clock a status is stamped with when Ozon confirms it */
@@ -63,9 +65,9 @@ export class OzonClient implements Carrier {
   readonly batchSize = 1;
   /**
    * Ozon publishes no per-method budget for /v3/posting/fbs/get; it answers 429 (code 8) when a seller
-   * goes over. 10 rps is our conservative guess, well under what sellers report using.
+   * goes over. 10 rps is our conservative guess, well under what sellers report using (OZON_RPS).
    */
-  readonly rateLimit = { requestsPerSecond: 10 };
+  readonly rateLimit: { requestsPerSecond: number };
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -74,6 +76,7 @@ export class OzonClient implements Carrier {
   constructor(options: OzonClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.rateLimit = { requestsPerSecond: options.requestsPerSecond ?? 10 };
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? (() => new Date());
   }

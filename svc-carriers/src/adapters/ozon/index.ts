@@ -24,6 +24,8 @@ const Env = z.object({
   OZON_SANDBOX_HOST: orDefault(z.string().default('127.0.0.1')),
   /** requests per second per Client-Id the sandbox allows before 429 */
   OZON_SANDBOX_RPS: orDefault(z.coerce.number().positive().default(50)),
+  /** the background sync's budget with Ozon, calls a second, all replicas together (a guess: Ozon publishes none per method) */
+  OZON_RPS: orDefault(z.coerce.number().positive().default(10)),
   /** one call's limit, ms */
   OZON_TIMEOUT_MS: orDefault(z.coerce.number().int().positive().default(10_000)),
 });
@@ -42,7 +44,11 @@ export async function createOzon(
   const config = ozonConfig(env);
   if (config.OZON_URL)
     return {
-      adapter: new OzonClient({ baseUrl: config.OZON_URL, timeoutMs: config.OZON_TIMEOUT_MS }),
+      adapter: new OzonClient({
+        baseUrl: config.OZON_URL,
+        timeoutMs: config.OZON_TIMEOUT_MS,
+        requestsPerSecond: config.OZON_RPS,
+      }),
       sandbox: null,
     };
   const sandbox = await startOzonSandbox({
@@ -52,5 +58,12 @@ export async function createOzon(
     log,
   });
   log.info({ url: sandbox.url }, `ozon: no OZON_URL, using the built-in sandbox at ${sandbox.url}`);
-  return { adapter: new OzonClient({ baseUrl: sandbox.url, timeoutMs: config.OZON_TIMEOUT_MS }), sandbox };
+  return {
+    adapter: new OzonClient({
+      baseUrl: sandbox.url,
+      timeoutMs: config.OZON_TIMEOUT_MS,
+      requestsPerSecond: config.OZON_RPS,
+    }),
+    sandbox,
+  };
 }

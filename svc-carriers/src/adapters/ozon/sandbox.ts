@@ -1,16 +1,31 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OZON_POSTING_STATUS_LABELS } from '@caravan/contracts';
 import type { Logger } from '@caravan/service-kit';
 import type { CarrierCredentials } from '../carrier';
+import {
+  armFailure,
+  backToPage,
+  controlFields,
+  escapeHtml,
+  FailureInjector,
+  isFormPost,
+  readBody,
+  SandboxError,
+  sendHtml,
+  sendJson,
+  startHttpSandbox,
+  TokenBucket,
+  type RunningSandbox,
+} from '../sandboxKit';
 import { postingWeightKg } from './mapping';
 import type { OzonErrorReply, OzonWirePosting, OzonWireProduct } from './types';
 
 /**
  * The built-in Ozon sandbox (ARCHITECTURE §9): a small HTTP server speaking the Seller API's
  * POST /v3/posting/fbs/get with Client-Id / Api-Key, its refusals `{code, message, details}` and its 429,
- * plus control endpoints under /sandbox/ and a Russian page at / where a tester moves a posting on.
- * Postings live in memory until the server stops.
+ * plus control endpoints under /sandbox/ and a Russian page at / where a tester moves a posting on
+ * (the server, bodies, rate limit and failure injection of sandboxKit). Postings live in memory until
+ * the server stops.
  */
 
 /** What the sandbox accepts; the demo seed gives these to the demo operator. Any other pair is refused. */
@@ -27,9 +42,6 @@ export const OZON_SANDBOX_SEQUENCE = [
   'delivered',
 ] as const;
 
-export type FailureMode = '500' | '429' | 'timeout' | 'malformed';
-const FAILURE_MODES: readonly string[] = ['500', '429', 'timeout', 'malformed'];
-
 export type OzonSandboxOptions = {
   /** 127.0.0.1 */
   host?: string;
@@ -43,7 +55,7 @@ export type OzonSandboxOptions = {
   log?: Logger;
 };
 
-export type OzonSandbox = { url: string; stop(): Promise<void> };
+export type OzonSandbox = RunningSandbox;
 
 type Posting = OzonWirePosting & { products: OzonWireProduct[] };
 
@@ -87,57 +99,6 @@ class SandboxRefusal extends Error {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) reject(new SandboxRefusal(413, 3, 'request body is too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const isForm = (req: IncomingMessage) =>
-  (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
-
-/** A control call's body: JSON, or a plain HTML form's fields. */
-async function controlBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  if (isForm(req)) return Object.fromEntries(new URLSearchParams(text));
-  if (!text.trim()) return {};
-  const parsed: unknown = JSON.parse(text);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : {};
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
-/** A token bucket per account: `rps` tokens a second, a burst of as many (at least one). */
-function rateLimiter(rps: number) {
-  const burst = Math.max(1, rps);
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  return (account: string, nowMs = Date.now()): number | null => {
-    const bucket = buckets.get(account) ?? { tokens: burst, at: nowMs };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
-    bucket.at = nowMs;
-    buckets.set(account, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return null;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / rps));
-  };
-}
-
 /** Products from a control call: the given ones (1–3) completed from the catalog, else 1–3 of the catalog. */
 function productsFor(given: unknown, seq: number): OzonWireProduct[] {
   if (Array.isArray(given) && given.length) {
@@ -164,10 +125,10 @@ function productsFor(given: unknown, seq: number): OzonWireProduct[] {
 export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promise<OzonSandbox> {
   const account = options.account ?? OZON_SANDBOX_ACCOUNT;
   const now = options.now ?? (() => new Date());
-  const limited = rateLimiter(options.rps ?? 50);
+  const bucket = new TokenBucket(options.rps ?? 50);
   const log = options.log;
   const postings = new Map<string, Posting>();
-  let failure: { mode: FailureMode; times: number } | null = null;
+  const failures = new FailureInjector();
   let seq = 0;
 
   function createPosting(body: Record<string, unknown>): Posting {
@@ -217,28 +178,13 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
     return posting;
   }
 
-  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-    res.end(JSON.stringify(body));
-  };
-  const html = (res: ServerResponse, body: string) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(body);
-  };
-  const back = (res: ServerResponse) => {
-    res.writeHead(303, { location: '/' });
-    res.end();
-  };
-
   /** An injected failure for this vendor call, if one is armed: true when it answered. */
   function injectedFailure(res: ServerResponse): boolean {
-    if (!failure || failure.times <= 0) return false;
-    failure.times -= 1;
-    const { mode } = failure;
-    if (failure.times === 0) failure = null;
-    if (mode === '500') json(res, 500, { code: 13, message: 'internal error', details: [] });
+    const mode = failures.take();
+    if (!mode) return false;
+    if (mode === '500') sendJson(res, 500, { code: 13, message: 'internal error', details: [] });
     else if (mode === '429')
-      json(
+      sendJson(
         res,
         429,
         { code: 8, message: 'You have reached request rate limit per second', details: [] },
@@ -256,20 +202,20 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
     const clientId = req.headers['client-id'];
     const apiKey = req.headers['api-key'];
     if (!clientId || !apiKey) {
-      json(res, 401, { code: 16, message: 'Client-Id and Api-Key headers are required', details: [] });
+      sendJson(res, 401, { code: 16, message: 'Client-Id and Api-Key headers are required', details: [] });
       return false;
     }
     if (clientId !== account.client_id || apiKey !== account.access_token) {
-      json(res, 403, { code: 7, message: 'Invalid Api-Key, please contact support', details: [] });
+      sendJson(res, 403, { code: 7, message: 'Invalid Api-Key, please contact support', details: [] });
       return false;
     }
-    const wait = limited(String(clientId));
-    if (wait !== null) {
-      json(
+    const waitMs = bucket.take(String(clientId));
+    if (waitMs) {
+      sendJson(
         res,
         429,
         { code: 8, message: 'You have reached request rate limit per second', details: [] },
-        { 'retry-after': String(wait) },
+        { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
       );
       return false;
     }
@@ -282,7 +228,7 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
       throw new SandboxRefusal(404, 5, `method ${req.method} ${path} is not supported by the sandbox`);
     let body: { posting_number?: unknown };
     try {
-      body = JSON.parse(await readBody(req)) as { posting_number?: unknown };
+      body = JSON.parse(await readBody(req, MAX_BODY)) as { posting_number?: unknown };
     } catch {
       throw new SandboxRefusal(400, 3, 'invalid request payload: not JSON');
     }
@@ -294,32 +240,27 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
       );
     const posting = postings.get(body.posting_number);
     if (!posting) throw new SandboxRefusal(404, 5, 'Posting not found');
-    json(res, 200, { result: posting });
+    sendJson(res, 200, { result: posting });
   }
 
   async function controlCall(req: IncomingMessage, res: ServerResponse, path: string) {
-    const form = isForm(req);
-    if (req.method === 'GET' && path === '/sandbox/shipments') return json(res, 200, [...postings.values()]);
+    const form = isFormPost(req);
+    if (req.method === 'GET' && path === '/sandbox/shipments')
+      return sendJson(res, 200, [...postings.values()]);
     if (req.method !== 'POST') throw new SandboxRefusal(404, 5, 'not found');
-    const body = await controlBody(req);
+    const body = await controlFields(req);
     if (path === '/sandbox/shipments') {
       const posting = createPosting(body);
-      return form ? back(res) : json(res, 201, posting);
+      return form ? backToPage(res) : sendJson(res, 201, posting);
     }
     const advanceMatch = /^\/sandbox\/shipments\/([^/]+)\/advance$/.exec(path);
     if (advanceMatch) {
       const posting = postings.get(decodeURIComponent(advanceMatch[1]!));
       if (!posting) throw new SandboxRefusal(404, 5, 'Posting not found');
       advance(posting, body.status);
-      return form ? back(res) : json(res, 200, posting);
+      return form ? backToPage(res) : sendJson(res, 200, posting);
     }
-    if (path === '/sandbox/fail') {
-      const mode = String(body.mode ?? '');
-      if (!FAILURE_MODES.includes(mode))
-        throw new SandboxRefusal(400, 3, `mode is one of ${FAILURE_MODES.join(', ')}`);
-      failure = { mode: mode as FailureMode, times: Math.max(1, Number(body.times ?? 1) || 1) };
-      return json(res, 200, failure);
-    }
+    if (path === '/sandbox/fail') return sendJson(res, 200, armFailure(failures, body));
     throw new SandboxRefusal(404, 5, 'not found');
   }
 
@@ -347,39 +288,20 @@ export async function startOzonSandbox(options: OzonSandboxOptions = {}): Promis
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname.replace(/\/+$/, '') || '/';
     try {
-      if (req.method === 'GET' && path === '/') return html(res, indexPage());
+      if (req.method === 'GET' && path === '/') return sendHtml(res, 200, indexPage());
       if (path.startsWith('/sandbox/')) return await controlCall(req, res, path);
       return await vendorCall(req, res, path);
     } catch (error) {
-      if (error instanceof SandboxRefusal) return json(res, error.status, error.body);
-      if (error instanceof SyntaxError)
-        return json(res, 400, { code: 3, message: 'invalid JSON', details: [] });
+      if (error instanceof SandboxRefusal) return sendJson(res, error.status, error.body);
+      if (error instanceof SandboxError)
+        return sendJson(res, error.status, { code: 3, message: error.message, details: [] });
       throw error;
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log?.error({ err: error }, 'ozon sandbox: request failed');
-      if (!res.headersSent) json(res, 500, { code: 13, message: 'internal error', details: [] });
-      else res.end();
-    });
+  return startHttpSandbox('ozon', options.host ?? '127.0.0.1', options.port ?? 0, handle, log, {
+    code: 13,
+    message: 'internal error',
+    details: [],
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && !['0.0.0.0', '::'].includes(options.host) ? options.host : '127.0.0.1';
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
 }

@@ -1,9 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { CarrierError } from '../carrier';
+import { carrierError, describeVendorFailures, localServer, sandboxCall } from '../contract.testkit';
+import type { RunningSandbox } from '../sandboxKit';
 import { PecClient } from './client';
 import { PEC_SANDBOX_ACCOUNT, PEC_SANDBOX_SEQUENCE, startPecSandbox } from './sandbox';
-import type { RunningSandbox } from '../sandboxKit';
 
 /** The real PEC client against the real sandbox server; small local servers where PEC misbehaves. */
 
@@ -24,42 +22,29 @@ beforeEach(() => {
   waits = [];
 });
 
-const control = async (path: string, body?: unknown) => {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const control = (path: string, body?: unknown) => sandboxCall(sandbox.url, path, body);
 const newCargo = async (number?: string) =>
   (await control('/sandbox/shipments', number ? { number } : {})).body.number as string;
 const failNext = (mode: string, times = 1) => control('/sandbox/fail', { mode, times });
 
-async function caught(promise: Promise<unknown>): Promise<CarrierError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CarrierError) return error;
-    throw error;
-  }
-  throw new Error('expected a CarrierError');
-}
-
-type Local = { url: string; close(): Promise<void> };
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Local> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+describeVendorFailures({
+  name: 'ПЭК',
+  account: PEC_SANDBOX_ACCOUNT,
+  newShipment: () => newCargo(),
+  ask: async (code, { credentials = PEC_SANDBOX_ACCOUNT, serverUrl = sandbox.url, timeoutMs } = {}) =>
+    (await client({ baseUrl: `${serverUrl}/api/v1`, timeoutMs }).getStatuses(credentials, [code]))[0]?.number,
+  failNext,
+  waits: () => waits,
+  retryAfterMs: 1000,
+  words: {
+    wrongKey: 'ПЭК: Неверный логин или ключ API',
+    rateLimited: 'сервис ПЭК не ответил: слишком много запросов, повторите позже',
+    timeout: 'сервис ПЭК не ответил: время ожидания истекло (0,2 с)',
+    serverError: 'сервис ПЭК не ответил: ошибка сервера (HTTP 500)',
+    malformed: 'сервис ПЭК не ответил: непонятный ответ',
+    refused: 'сервис ПЭК не ответил: нет связи (ECONNREFUSED)',
+  },
+});
 
 describe('PEC status through the sandbox', () => {
   it('follows a cargo from acceptance to the door, with the facts /api/pec_order_get shows', async () => {
@@ -104,7 +89,7 @@ describe('PEC status through the sandbox', () => {
     const known = await Promise.all(Array.from({ length: 30 }, () => newCargo()));
     const unknown = '000000000001';
     const calls: string[][] = [];
-    const proxy = await listen((req, res) => {
+    const proxy = await localServer((req, res) => {
       let text = '';
       req.on('data', (c: Buffer) => (text += c.toString('utf8')));
       req.on('end', () => {
@@ -149,19 +134,8 @@ describe('PEC status through the sandbox', () => {
 });
 
 describe('PEC failures reach the user in Russian', () => {
-  it('a wrong API key is an auth error with PEC words', async () => {
-    const error = await caught(
-      client().getStatuses({ client_id: PEC_SANDBOX_ACCOUNT.client_id, access_token: 'wrong' }, [
-        '123456789012',
-      ]),
-    );
-    expect(error.kind).toBe('auth');
-    expect(error.message).toBe('ПЭК: Неверный логин или ключ API');
-    expect(error.retryable).toBe(false);
-  });
-
   it('a 400 of PEC is refused with its own message and fields', async () => {
-    const fake = await listen((_req, res) => {
+    const fake = await localServer((_req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           error: {
@@ -173,7 +147,9 @@ describe('PEC failures reach the user in Russian', () => {
       );
     });
     try {
-      const error = await caught(client({ baseUrl: fake.url }).getStatuses(PEC_SANDBOX_ACCOUNT, ['12']));
+      const error = await carrierError(
+        client({ baseUrl: fake.url }).getStatuses(PEC_SANDBOX_ACCOUNT, ['12']),
+      );
       expect(error.kind).toBe('refused');
       expect(error.message).toBe('ПЭК: Ошибка валидации; Неверный формат кода груза');
     } finally {
@@ -181,47 +157,9 @@ describe('PEC failures reach the user in Russian', () => {
     }
   });
 
-  it('waits out one 429 as Retry-After asks, then answers', async () => {
-    const code = await newCargo();
-    await failNext('429');
-    const states = await client().getStatuses(PEC_SANDBOX_ACCOUNT, [code]);
-    expect(states.map((s) => s.number)).toEqual([code]);
-    expect(waits).toEqual([1000]);
-  });
-
-  it('a second 429 in a row is rate_limited with the wait PEC asked for', async () => {
-    await failNext('429', 2);
-    const error = await caught(client().getStatuses(PEC_SANDBOX_ACCOUNT, ['123456789012']));
-    expect(error.kind).toBe('rate_limited');
-    expect(error.retryAfterMs).toBe(1000);
-    expect(error.message).toBe('сервис ПЭК не ответил: слишком много запросов, повторите позже');
-    expect(waits).toEqual([1000]);
-  });
-
-  it('a 500 is unavailable', async () => {
-    await failNext('500');
-    const error = await caught(client().getStatuses(PEC_SANDBOX_ACCOUNT, ['123456789012']));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ПЭК не ответил: ошибка сервера (HTTP 500)');
-  });
-
-  it('a reply held past the timeout is unavailable', async () => {
-    await failNext('timeout');
-    const error = await caught(client({ timeoutMs: 200 }).getStatuses(PEC_SANDBOX_ACCOUNT, ['123456789012']));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ПЭК не ответил: время ожидания истекло (0,2 с)');
-  });
-
-  it('a malformed body is unavailable', async () => {
-    await failNext('malformed');
-    const error = await caught(client().getStatuses(PEC_SANDBOX_ACCOUNT, ['123456789012']));
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ПЭК не ответил: непонятный ответ');
-  });
-
-  it('a dropped connection is tried once more; a refused one is unavailable', async () => {
+  it('a dropped connection is tried once more', async () => {
     let requests = 0;
-    const flaky = await listen((req, res) => {
+    const flaky = await localServer((req, res) => {
       requests++;
       if (requests === 1) return req.socket.destroy();
       res
@@ -237,10 +175,5 @@ describe('PEC failures reach the user in Russian', () => {
     } finally {
       await flaky.close();
     }
-    const error = await caught(
-      client({ baseUrl: flaky.url }).getStatuses(PEC_SANDBOX_ACCOUNT, ['123456789012']),
-    );
-    expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe('сервис ПЭК не ответил: нет связи (ECONNREFUSED)');
   });
 });

@@ -16,6 +16,8 @@ export interface PecClientOptions {
   baseUrl: string;
   /** one call's limit; 10 s */
   timeoutMs?: number;
+  /** the background sync's budget with PEC, calls a second (PEC_RPS); 5 */
+  requestsPerSecond?: number;
   /** how the client waits out a 429 (tests pass one that records the wait) */
   sleep?: Sleep;
   now?: () => Date;
@@ -41,8 +43,8 @@ const isCargo = (value: unknown): value is PecCargoStatus => {
 export class PecClient implements Carrier {
   readonly vendor = 'pec' as const;
   readonly batchSize = PEC_CODES_PER_CALL;
-  /** PEC publishes no limit: a guess modest enough for a cabinet shared with 1C and the site. */
-  readonly rateLimit = { requestsPerSecond: 5 };
+  /** PEC publishes no limit: a guess modest enough for a cabinet shared with 1C and the site (PEC_RPS). */
+  readonly rateLimit: { requestsPerSecond: number };
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly sleep: Sleep;
@@ -51,6 +53,7 @@ export class PecClient implements Carrier {
   constructor(options: PecClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.rateLimit = { requestsPerSecond: options.requestsPerSecond ?? 5 };
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? (() => new Date());
   }

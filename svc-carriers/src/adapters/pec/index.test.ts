@@ -56,7 +56,14 @@ describe('createPec', () => {
     const { adapter, sandbox } = await createPec({ PEC_URL: 'https://kabinet.pecom.ru/api/v1' }, log);
     expect(sandbox).toBeNull();
     expect(adapter).toBeInstanceOf(PecClient);
+    expect(adapter.rateLimit.requestsPerSecond).toBe(5);
     expect(adapter.batchSize).toBe(15);
+  });
+
+  it('paces the sync by PEC_RPS: the budget is configuration, not a constant', async () => {
+    const { adapter } = await createPec({ PEC_URL: 'https://kabinet.pecom.ru/api/v1', PEC_RPS: '40' }, log);
+    expect(adapter.rateLimit.requestsPerSecond).toBe(40);
+    expect(() => pecConfig({ PEC_RPS: '-1' })).toThrow();
   });
 
   it('reads its settings with defaults for empty values', () => {
@@ -65,6 +72,7 @@ describe('createPec', () => {
       PEC_SANDBOX_PORT: 0,
       PEC_SANDBOX_HOST: '127.0.0.1',
       PEC_SANDBOX_RPS: 50,
+      PEC_RPS: 5,
       PEC_TIMEOUT_MS: 10000,
     });
     expect(() => pecConfig({ PEC_URL: 'kabinet' })).toThrow();

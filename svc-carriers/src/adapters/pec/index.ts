@@ -23,6 +23,8 @@ const Env = z.object({
   PEC_SANDBOX_HOST: orDefault(z.string().default('127.0.0.1')),
   /** the sandbox's calls a second per login before it answers 429 */
   PEC_SANDBOX_RPS: orDefault(z.coerce.number().positive().default(50)),
+  /** the background sync's budget with PEC, calls a second, all replicas together (a guess: PEC publishes none) */
+  PEC_RPS: orDefault(z.coerce.number().positive().default(5)),
   /** one call's limit, ms */
   PEC_TIMEOUT_MS: orDefault(z.coerce.number().int().positive().default(10_000)),
 });
@@ -35,9 +37,9 @@ export async function createPec(
   log: Logger,
 ): Promise<VendorSetup<Carrier>> {
   const config = pecConfig(env);
-  const timeoutMs = config.PEC_TIMEOUT_MS;
+  const options = { timeoutMs: config.PEC_TIMEOUT_MS, requestsPerSecond: config.PEC_RPS };
   if (config.PEC_URL)
-    return { adapter: new PecClient({ baseUrl: config.PEC_URL, timeoutMs }), sandbox: null };
+    return { adapter: new PecClient({ baseUrl: config.PEC_URL, ...options }), sandbox: null };
   const sandbox = await startPecSandbox({
     host: config.PEC_SANDBOX_HOST,
     port: config.PEC_SANDBOX_PORT,
@@ -45,5 +47,5 @@ export async function createPec(
     log,
   });
   log.info({ url: sandbox.url }, `carriers: no PEC_URL, using the built-in PEC sandbox at ${sandbox.url}`);
-  return { adapter: new PecClient({ baseUrl: `${sandbox.url}/api/v1`, timeoutMs }), sandbox };
+  return { adapter: new PecClient({ baseUrl: `${sandbox.url}/api/v1`, ...options }), sandbox };
 }

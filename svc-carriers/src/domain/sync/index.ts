@@ -11,9 +11,9 @@ import {
 import { credentialsOf } from '../credentials';
 import { recordStatuses, type Shipment } from '../shipments';
 import { storeTrackedWaybill } from '../waybills';
-import { realClock, TokenBucket, type Clock } from './tokenBucket';
+import { realClock, vendorPace, type Clock, type TokenBucket } from './tokenBucket';
 
-export { TokenBucket, realClock, type Clock } from './tokenBucket';
+export { TokenBucket, realClock, vendorPace, type Clock } from './tokenBucket';
 
 export type SyncSettings = {
   /** How often a replica looks for due shipments (CARRIERS_SYNC_EVERY_SECONDS; 0 = never). */
@@ -156,9 +156,9 @@ export class ShipmentSync {
   private async runWaybills(outcome: RoundOutcome) {
     const { tracker, trackerAccount } = this.deps;
     if (!tracker || !trackerAccount) return;
-    this.waybillBucket ??= new TokenBucket(
-      tracker.rateLimit.requestsPerSecond / this.settings.replicas,
-      1,
+    this.waybillBucket ??= vendorPace(
+      tracker.rateLimit.requestsPerSecond,
+      this.settings.replicas,
       this.clock,
     );
     const bucket = this.waybillBucket;
@@ -219,8 +219,7 @@ export class ShipmentSync {
   private bucketOf(carrier: Carrier) {
     let bucket = this.buckets.get(carrier.vendor);
     if (!bucket) {
-      const perSecond = carrier.rateLimit.requestsPerSecond / this.settings.replicas;
-      bucket = new TokenBucket(perSecond, Math.max(1, perSecond), this.clock);
+      bucket = vendorPace(carrier.rateLimit.requestsPerSecond, this.settings.replicas, this.clock);
       this.buckets.set(carrier.vendor, bucket);
     }
     return bucket;

@@ -1,4 +1,4 @@
-import { TokenBucket, type Clock } from './tokenBucket';
+import { TokenBucket, vendorPace, type Clock } from './tokenBucket';
 
 /** A clock that moves only when a taker sleeps: each sleep advances it by exactly what was asked. */
 function fakeClock() {
@@ -54,5 +54,27 @@ describe('TokenBucket', () => {
     await bucket.take();
     await bucket.take();
     expect(at() - start).toBe(4000);
+  });
+
+  test("a vendor's calls are evenly spaced with room for jitter: no second holds more than the budget, the round's first included", async () => {
+    const { clock, at } = fakeClock();
+    const pace = vendorPace(5, 1, clock);
+    const start = at();
+    const times: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      await pace.take();
+      times.push(at() - start);
+    }
+    expect(times).toEqual([0, 210, 420, 630, 840, 1050, 1260, 1470, 1680, 1890, 2100]);
+    // six calls (one over the budget) never fit in one second, even arriving 50 ms closer together
+    for (let i = 0; i + 5 < times.length; i++) expect(times[i + 5]! - times[i]!).toBeGreaterThanOrEqual(1050);
+  });
+
+  test('two replicas sharing a budget of 10 each send one call every 210 ms', async () => {
+    const { clock, at } = fakeClock();
+    const pace = vendorPace(10, 2, clock);
+    const start = at();
+    for (let i = 0; i < 3; i++) await pace.take();
+    expect(at() - start).toBe(420);
   });
 });

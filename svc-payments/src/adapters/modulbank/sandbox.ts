@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dec, decFormat, formatMoney, PRODUCT_TITLE } from '@caravan/contracts';
-import type { Logger } from '@caravan/service-kit';
+import { readRequestBody, type Logger } from '@caravan/service-kit';
 import { networkReason } from './client';
 import { randomSalt, signFields, verifySignature, type FormFields } from './signature';
 
@@ -97,21 +97,8 @@ class VendorError extends Error {
 
 const MAX_BODY = 64 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new VendorError(SANDBOX_MESSAGES.tooLarge, 413));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+const readBody = (req: IncomingMessage): Promise<string> =>
+  readRequestBody(req, MAX_BODY, () => new VendorError(SANDBOX_MESSAGES.tooLarge, 413));
 
 const formOf = (text: string): Record<string, string> => Object.fromEntries(new URLSearchParams(text));
 

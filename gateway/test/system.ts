@@ -23,6 +23,9 @@ export async function startSystem(): Promise<System> {
   const env = {
     ...process.env,
     DATABASE_URL: process.env.SYSTEM_DATABASE_URL,
+    // its own database, so its own topics and consumer groups: the service tests' svc-orders must never take
+    // (or be handed) this system's events
+    KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX ?? ''}system-`,
     SEED_DEMO: 'true',
     PORT: '0',
     SMTP_URL: mail.smtpUrl,

@@ -26,6 +26,23 @@ afterAll(async () => {
 
 const replicaOf = (id: number) => orders.db('replica').where({ entity: 'country', id }).first();
 
+/** Waits for the replica of country `id`; a timeout says where the event stopped (two landing CI runs timed out here). */
+async function replicaArrives(id: number) {
+  try {
+    return await eventually('the replica', () => replicaOf(id));
+  } catch (err) {
+    const outbox = await carriers
+      .db('outbox')
+      .where({ key: String(id), topic: ENTITY_TOPICS.country })
+      .select('id', 'sent_at', 'attempts', 'last_error', 'claimed_by', 'next_attempt_at');
+    const consumers = orders.consumers.map((c) => ({ handled: c.handled, duplicates: c.duplicates }));
+    throw new Error(
+      `${(err as Error).message}: outbox ${JSON.stringify(outbox)}, relay ${carriers.relay.id}, ` +
+        `bus ${carriers.bus.state}/${orders.bus.state}, consumers ${JSON.stringify(consumers)}`,
+    );
+  }
+}
+
 describe('reference data replication carriers → orders', () => {
   it('keeps a replica of a country created and then renamed in svc-carriers', async () => {
     const created = await callService(
@@ -36,7 +53,7 @@ describe('reference data replication carriers → orders', () => {
     );
     expect(created.body.ok).toBe(true);
     const id = (created.body.result as { id: number }).id;
-    const replica = await eventually('the replica', () => replicaOf(id));
+    const replica = await replicaArrives(id);
     expect(replica.data).toMatchObject({ id, title: 'Вьетнам', title_en: 'Vietnam', deleted: false });
 
     await callService(
@@ -57,7 +74,7 @@ describe('reference data replication carriers → orders', () => {
   it('changes nothing when the same event is delivered twice', async () => {
     const created = await callService(carriers.url, 'country_update', { id: -1, title: 'Лаос' }, admin);
     const id = (created.body.result as { id: number }).id;
-    await eventually('the replica', () => replicaOf(id));
+    await replicaArrives(id);
     // the country's own event: other entities of svc-carriers publish under the same key (their own ids)
     const [{ event }] = await carriers
       .db('outbox')

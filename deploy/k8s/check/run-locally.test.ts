@@ -37,7 +37,17 @@ beforeAll(async () => {
   await client.end();
 }, 60_000);
 
-afterEach(() => running?.kill('SIGKILL'));
+/** SIGTERM, as Kubernetes ends a pod: the service leaves its consumer groups; SIGKILL after 10 s. */
+afterEach(async () => {
+  const child = running;
+  running = null;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(killer);
+}, 20_000);
 
 afterAll(async () => {
   const client = admin();
@@ -69,7 +79,9 @@ function onThisMachine(env: Record<string, string>): Record<string, string> {
   moved.DATABASE_URL = url.toString();
   moved.KAFKA_BROKERS = process.env.KAFKA_BROKERS!;
   moved.KAFKA_SASL_USERNAME = '';
-  moved.KAFKA_TOPIC_PREFIX = process.env.KAFKA_TOPIC_PREFIX ?? '';
+  // topics and consumer groups of their own: these pods seed demo data into another database, and a pod sharing the
+  // service tests' groups took partitions (and events) from the svc-orders a later test file started
+  moved.KAFKA_TOPIC_PREFIX = `${process.env.KAFKA_TOPIC_PREFIX ?? ''}k8s-`;
   moved.HOST = '127.0.0.1';
   for (const [name, value] of Object.entries(moved)) {
     if (/(^|_)PORT$/.test(name) && /^\d+$/.test(value) && value !== '0')

@@ -199,7 +199,9 @@ async function gatherInto(trx: Db, ctx: NotifyContext, user: number, draft: Noti
   if (members.includes(group.member)) return true;
   const count = members.length + 1;
   const texts = group.texts(count);
-  const next = { ...options, [keys.ids]: [...members, group.member], [keys.count]: count };
+  // members in id order (their creation order): events of different keys (two chat messages) may arrive swapped
+  const ids = [...members, group.member].sort((a, b) => a - b);
+  const next = { ...options, [keys.ids]: ids, [keys.count]: count };
   const [updated] = (await trx('notification')
     .where({ id: row.id })
     .update({ ...texts, options: JSON.stringify(next), updated_at: trx.fn.now() })

@@ -341,6 +341,55 @@ describe('Telegram through the queue', () => {
   });
 });
 
+describe('the queue keeps', () => {
+  it('rows sent or given up more than 30 days ago are deleted; newer ones and pending ones, however old, stay', async () => {
+    const userId = 651;
+    const [oldSent, newSent, oldGivenUp, oldPending] = await notices(userId, 4, []);
+    const ago = (days: number) => w.orders.db.raw(`now() - make_interval(days => ?)`, [days]);
+    await w.orders.db('notification_delivery').insert([
+      {
+        user_table_id: userId,
+        channel: 'email',
+        notification_id: oldSent.id,
+        created_at: ago(32),
+        sent_at: ago(31),
+      },
+      {
+        user_table_id: userId,
+        channel: 'email',
+        notification_id: newSent.id,
+        created_at: ago(3),
+        sent_at: ago(2),
+      },
+      {
+        user_table_id: userId,
+        channel: 'telegram',
+        notification_id: oldGivenUp.id,
+        created_at: ago(40),
+        gave_up_at: ago(31),
+      },
+      // due in a year: the service's own worker leaves it pending
+      {
+        user_table_id: userId,
+        channel: 'email',
+        notification_id: oldPending.id,
+        created_at: ago(40),
+        due_at: ago(-365),
+      },
+    ]);
+    const worker = new NotificationDeliveryWorker(
+      w.orders.db,
+      () => {
+        throw new Error('pruning sends nothing');
+      },
+      deliveryConfig({ PUBLIC_URL }),
+      createLogger('delivery-test', 'silent'),
+    );
+    expect(await worker.prune()).toBe(2);
+    expect((await queued(userId)).map((r) => Number(r.notification_id))).toEqual([Number(newSent.id), Number(oldPending.id)]);
+  });
+});
+
 describe('several workers', () => {
   it('two more workers racing the service’s own send every row once: one mail per user, each Telegram message once', async () => {
     const users = Array.from({ length: 6 }, (_, i) => identityOf({ user_id: 631 + i, roles: ['client'] }));

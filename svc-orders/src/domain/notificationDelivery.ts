@@ -101,11 +101,18 @@ const EMAIL_USERS_PAGE = 20;
 const MAIL_MAX_NOTICES = 1000;
 /** The advisory lock's first key: one claimer of a user's email rows at a time. */
 const EMAIL_CLAIM_LOCK = 190028;
+/**
+ * Sent and given-up rows are kept this long for support's questions ("did the mail go?"), then deleted: longer
+ * than the inbox remembers an event (14 days), so a redelivered notice still finds its mark, not a free slot.
+ */
+const KEEP_DONE_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export class NotificationDeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
   private stopped = true;
+  private lastPrune = 0;
 
   constructor(
     private readonly db: Db,
@@ -142,7 +149,20 @@ export class NotificationDeliveryWorker {
   async runOnce(): Promise<boolean> {
     const telegrams = await this.sendTelegrams();
     const mails = await this.sendEmails();
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
     return telegrams >= TELEGRAM_PAGE || mails >= EMAIL_USERS_PAGE;
+  }
+
+  /** Deletes the rows done (sent or given up) more than KEEP_DONE_DAYS ago; pending rows stay, however old. */
+  async prune(): Promise<number> {
+    this.lastPrune = Date.now();
+    return this.db('notification_delivery')
+      .where((q) =>
+        q
+          .where('sent_at', '<', this.db.raw(`now() - make_interval(days => ?)`, [KEEP_DONE_DAYS]))
+          .orWhere('gave_up_at', '<', this.db.raw(`now() - make_interval(days => ?)`, [KEEP_DONE_DAYS])),
+      )
+      .delete();
   }
 
   private async sendTelegrams(): Promise<number> {

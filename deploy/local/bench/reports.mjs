@@ -7,18 +7,15 @@
 // an admin, a client and an operator (all time, the last quarter, the last month), the time of the
 // Excel download, and with BENCH_REPORTS_EXPLAIN=1 the plans of the summary's query.
 // BENCH_REPORTS_ROWS (orders, default 1,000,000), BENCH_REPORTS_SAMPLES (calls per case, default 30).
-import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
+import { identityHeader, rpc, signIdentity, startBenchService } from './service.mjs';
 
-const root = infra.root;
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_REPORTS_PORT_OFFSET ?? 23000);
-const port = 4001 + offset;
-const base = `http://127.0.0.1:${port}`;
 const SAMPLES = Number(process.env.BENCH_REPORTS_SAMPLES ?? 30);
 const ORDERS = Number(process.env.BENCH_REPORTS_ROWS ?? 1_000_000);
 const DATABASE = process.env.BENCH_REPORTS_DATABASE ?? 'caravan_bench_reports';
@@ -30,78 +27,33 @@ const ADMIN_GOAL_MS = 1000;
 const log = (...a) => console.log('[bench reports]', ...a);
 
 buildIfStale({ web: false });
-const kit = require(path.join(root, 'libs/service-kit/dist/index.js'));
-const { IDENTITY_HEADER } = require(path.join(root, 'libs/contracts/dist/index.js'));
+const { ORDER_STAGES } = require(path.join(infra.root, 'libs/contracts/dist/index.js'));
 const { Client } = require('pg');
 
-const DATABASE_URL = await infra.ensurePostgres(DATABASE, { fresh: true });
-const KAFKA_BROKERS = infra.ensureKafka();
-const topicPrefix = `bench-reports-${Date.now()}-`;
-
-const service = spawn(process.execPath, [path.join(root, 'svc-orders/dist/src/main.js')], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    DATABASE_URL,
-    KAFKA_BROKERS,
-    KAFKA_TOPIC_PREFIX: topicPrefix,
-    PORT: String(port),
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'error',
-  },
+const svc = await startBenchService({
+  service: 'svc-orders',
+  database: DATABASE,
+  port: 4001 + offset,
+  topicPrefix: 'bench-reports-',
 });
-const exited = new Promise((resolve) => service.once('exit', resolve));
-
-async function until(check, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error('svc-orders did not become ready');
-}
+const { base, databaseUrl: DATABASE_URL } = svc;
 
 /** The client and operator whose users the bench calls as (operator 7 serves client 7). */
 const CLIENT_ID = 7;
 const OPERATOR_ID = 1 + ((CLIENT_ID - 1) % OPERATORS);
-const secret = process.env.IDENTITY_TOKEN_SECRET ?? kit.DEV_IDENTITY_SECRET;
-const identity = (userId, roles, more = {}) =>
-  kit.signIdentity(
-    {
-      user_id: userId,
-      fullname: 'bench',
-      roles,
-      state: 'working',
-      client_ids: [],
-      operator_ids: [],
-      ...more,
-    },
-    secret,
-    3600,
-  );
 const WHO = {
-  admin: identity(1, ['admin']),
-  client: identity(2, ['client'], { client_ids: [CLIENT_ID] }),
-  operator: identity(3, ['operator'], { operator_ids: [OPERATOR_ID] }),
+  admin: signIdentity(1, ['admin']),
+  client: signIdentity(2, ['client'], { client_ids: [CLIENT_ID] }),
+  operator: signIdentity(3, ['operator'], { operator_ids: [OPERATOR_ID] }),
 };
 
-async function call(who, method, params) {
-  const res = await fetch(`${base}/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: WHO[who] },
-    body: JSON.stringify({ method, params }),
-  });
-  const body = await res.json();
-  if (!body.ok) throw new Error(`${method} as ${who} ${JSON.stringify(params)}: ${body.message}`);
-  return body.result;
-}
+const call = async (who, method, params) => (await rpc(base, WHO[who], method, params)).result;
 
 async function download(who, params) {
   const t = performance.now();
   const res = await fetch(`${base}/api/client_order_report_download`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: WHO[who] },
+    headers: { 'content-type': 'application/json', [identityHeader()]: WHO[who] },
     body: JSON.stringify(params),
   });
   if (!res.headers.get('content-type')?.includes('spreadsheetml'))
@@ -129,18 +81,6 @@ async function measure(run) {
 
 // ---------------------------------------------------------------- seeding
 
-const STAGES = [
-  'draft',
-  'created',
-  'buyout_waiting',
-  'buyout_done',
-  'warehouse_waiting',
-  'warehouse_received',
-  'sent_to_ru',
-  'sent_to_door',
-  'client_received',
-  'client_confirmed',
-];
 const hash = (x, salt = 0) => `(hashint4((${x})::int + ${salt}) & 2147483647)`;
 
 async function seed(db) {
@@ -164,7 +104,7 @@ async function seed(db) {
         case when g % 10 = 0 then 'self' else 'operator' end, b, b + d, 'Клиент ' || c
        from (select g, now() - make_interval(secs => (${ORDERS}::int - g) * 30) as t,
                     1 + ${hash('g', 1)} % ${CLIENTS} as c,
-                    (array[${STAGES.map((s) => `'${s}'`).join(',')}])[1 + ${hash('g', 2)} % 10] as s,
+                    (array[${ORDER_STAGES.map((s) => `'${s}'`).join(',')}])[1 + ${hash('g', 2)} % ${ORDER_STAGES.length}] as s,
                     ((${hash('g', 3)} % 10000000) / 100.0)::numeric(14,2) as b,
                     ((${hash('g', 4)} % 2000000) / 100.0)::numeric(14,2) as d
                from generate_series(1, ${ORDERS}) g) x`,
@@ -229,7 +169,6 @@ const mark = (ok) => {
 };
 
 try {
-  await until(async () => (await fetch(`${base}/readyz`)).ok);
   const db = new Client({ connectionString: DATABASE_URL });
   await db.connect();
   const count = await seed(db);
@@ -301,9 +240,6 @@ try {
   failed = true;
   console.error(err);
 } finally {
-  service.kill('SIGTERM');
-  await exited;
-  await infra.deleteTopics(KAFKA_BROKERS, topicPrefix).catch(() => {});
-  await infra.stopPostgres();
+  await svc.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,6 @@
 import { baseColumns, type Migration } from '@caravan/service-kit';
 import { finOperationListIndexes, finOperationMigration } from './fin_operation';
-import { ledgerPost, ledgerPostPrev, ledgerPostTrace } from './ledger_post';
+import { ledgerPost, ledgerPostMany, ledgerPostPrev, ledgerPostTrace } from './ledger_post';
 import { listIndexes } from './list_indexes';
 import { orderPaidTransfer } from './order_paid_transfer';
 import {
@@ -96,4 +96,5 @@ export const migrations: Migration[] = [
   ledgerPost,
   ledgerPostPrev,
   ledgerPostTrace,
+  ledgerPostMany,
 ];

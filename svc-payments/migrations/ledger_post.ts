@@ -43,6 +43,17 @@ export const ledgerPostTrace: Migration = {
   },
 };
 
+/**
+ * `ledger_post_many`: transfers that arrived together posted in one transaction, one commit for all (ADR 0027,
+ * addendum: group commit). The functions as they are now, created or replaced.
+ */
+export const ledgerPostMany: Migration = {
+  name: '044_ledger_post_many',
+  async up(db, schema) {
+    for (const sql of ledgerFunctions(schema)) await db.raw(sql);
+  },
+};
+
 /** The ledger's functions, `create or replace`: a migration changing them runs the current text. */
 function ledgerFunctions(schema: string): string[] {
   const s = quoted(schema);
@@ -210,6 +221,28 @@ begin
   )
   select jsonb_agg(item order by id) into created from operations;
   return jsonb_build_object('operations', created);
+end $$`,
+    `
+-- operations posted one after another in the caller's transaction, each as ledger_post alone would (a refused
+-- one writes nothing and the next goes on); one reply per operation, in order. Every wallet of them is locked
+-- first, in id order: two such batches (two replicas) or a batch and a single operation queue, never deadlock.
+create or replace function ${s}.ledger_post_many(
+  operations jsonb      -- [{movements, key, actor, events, request}]: ledger_post's arguments
+) returns jsonb
+language plpgsql as $$
+declare
+  op jsonb;
+  replies jsonb := '[]';
+begin
+  perform 1 from ${s}.wallet
+   where id = any(array(select distinct (m ->> 'wallet_id')::bigint
+                          from jsonb_array_elements(operations) o, jsonb_array_elements(o -> 'movements') m))
+   order by id for update;
+  for op in select value from jsonb_array_elements(operations) loop
+    replies := replies || jsonb_build_array(${s}.ledger_post(
+      op -> 'movements', op ->> 'key', op -> 'actor', op -> 'events', nullif(op -> 'request', 'null'::jsonb)));
+  end loop;
+  return replies;
 end $$`,
   ];
 }

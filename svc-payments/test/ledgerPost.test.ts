@@ -9,7 +9,7 @@ import {
   type RunningService,
 } from '@caravan/service-kit';
 import { paymentsService } from '../src/app';
-import { postMovements } from '../src/domain/ledger';
+import { LedgerBatcher, postMovements } from '../src/domain/ledger';
 
 /**
  * The ledger in one statement (docs/adr/0027-ledger-in-one-round-trip.md): the database function
@@ -184,5 +184,73 @@ describe('ledger_post', () => {
     const moved = await svc.db('fin_operation').where({ wallet_id: main, cause: 'transfer' }).orderBy('id');
     expect(moved.map((m) => m.amount)).toEqual(['4.00', '1.00']);
     expect((await svc.db('wallet').where({ id: main }).first('amount')).amount).toBe('5.00');
+  });
+
+  it('transfers arriving together share transactions, each decided in its turn: the money adds up to the kopeck', async () => {
+    const [main, spare] = [await newWallet('Основной'), await newWallet('Резерв')];
+    await svc.db.transaction((trx) =>
+      postMovements(trx, { identity: admin, outbox: svc.outbox, wallets, operations }, [
+        { wallet_id: main, direction: 'in', amount: '100', cause: 'top_up', type: 'manual' },
+      ]),
+    );
+    const key = `ledger-post-together-${Date.now()}`;
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => transfer(main, spare, '3', client, `${key}-${i}`)),
+    );
+    expect(replies.filter((r) => r.ok)).toHaveLength(33);
+    expect(new Set(replies.filter((r) => !r.ok).map((r) => r.message))).toEqual(
+      new Set(['на кошельке недостаточно средств: доступно 1,00\u00a0₽']),
+    );
+    expect((await svc.db('wallet').whereIn('id', [main, spare]).orderBy('id')).map((w) => w.amount)).toEqual([
+      '1.00',
+      '99.00',
+    ]);
+    // each movement's balance after is the next one's before: no two were decided on the same balance
+    const out = await svc.db('fin_operation').where({ wallet_id: main, cause: 'transfer' }).orderBy('id');
+    expect(out).toHaveLength(33);
+    out.forEach((m, i) => expect(m.wallet_amount_before).toBe((100 - 3 * i).toFixed(2)));
+    // fewer commits than transfers: the transaction id (xmin) is shared within a batch
+    const { rows } = await svc.db.raw(
+      `select count(distinct xmin::text)::int as n from fin_operation where wallet_id = ? and cause = 'transfer'`,
+      [main],
+    );
+    expect(rows[0].n).toBeLessThan(33);
+    // every balance change has its history row and its event, as one at a time
+    expect((await historyOf('wallet', main)).filter((h) => h.field === 'amount')).toHaveLength(34);
+    expect(await eventsOf(wallets.def.topic, main)).toHaveLength(35); // created, topped up, 33 transfers
+  });
+
+  it('an operation the database refuses inside a batch fails alone; the others of its batch are posted', async () => {
+    const [main, spare] = [await newWallet('Основной'), await newWallet('Резерв')];
+    const batcher = new LedgerBatcher(svc.db);
+    const ledger = { identity: admin, outbox: svc.outbox, wallets, operations };
+    const topUp = (wallet_id: number, amount: string) =>
+      batcher.post(ledger, [{ wallet_id, direction: 'in', amount, cause: 'top_up', type: 'manual' }]);
+    // the first goes alone; the four after it wait for it and go together
+    const results = await Promise.allSettled([
+      topUp(main, '1'),
+      topUp(main, '2'),
+      topUp(spare, '5'),
+      topUp(main, '10000000000000'), // beyond numeric(14, 2): the database raises
+      topUp(main, '4'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((await svc.db('wallet').whereIn('id', [main, spare]).orderBy('id')).map((w) => w.amount)).toEqual([
+      '7.00',
+      '5.00',
+    ]);
+    const moved = await svc.db('fin_operation').whereIn('wallet_id', [main, spare]).orderBy('id');
+    expect(moved.map((m) => [m.wallet_id === main ? 'main' : 'spare', m.amount])).toEqual([
+      ['main', '1.00'],
+      ['main', '2.00'],
+      ['spare', '5.00'],
+      ['main', '4.00'],
+    ]);
   });
 });

@@ -14,7 +14,7 @@ import {
   type EntityStore,
   type ServiceKit,
 } from '@caravan/service-kit';
-import { postMovements } from '../domain/ledger';
+import { LedgerBatcher, postMovements } from '../domain/ledger';
 
 /**
  * fin_operation (spec product-core §3): the wallet ledger. Admins read all, a client the operations of
@@ -41,6 +41,8 @@ export function registerFinOperation(kit: ServiceKit) {
  * move nothing twice: the ledger's statement keeps it (docs/adr/0027-ledger-in-one-round-trip.md).
  */
 export function registerWalletTransfer(kit: ServiceKit, wallets: EntityStore, operations: EntityStore) {
+  // transfers arriving together share a transaction and its commit (ADR 0027, addendum)
+  const batcher = new LedgerBatcher(kit.db);
   kit.registry.register({
     name: 'wallet_transfer',
     params: WalletTransferParams,
@@ -75,16 +77,15 @@ export function registerWalletTransfer(kit: ServiceKit, wallets: EntityStore, op
       const request = ctx.idempotencyKey
         ? { user_id: identity.user_id, key: ctx.idempotencyKey, request_hash: ctx.requestHash! }
         : undefined;
-      const [out, into] = await postMovements(
-        ctx.db,
-        { identity, outbox: ctx.outbox, wallets, operations },
-        [
-          { ...common, wallet_id: sender.id, direction: 'out' },
-          { ...common, wallet_id: receiver.id, direction: 'in' },
-        ],
-        key,
-        request,
-      );
+      const ledger = { identity, outbox: ctx.outbox, wallets, operations };
+      const movements = [
+        { ...common, wallet_id: sender.id, direction: 'out' as const },
+        { ...common, wallet_id: receiver.id, direction: 'in' as const },
+      ];
+      // a step of a caller's transaction posts in it; a transfer standing alone goes with those arriving with it
+      const [out, into] = (ctx.db as { isTransaction?: boolean }).isTransaction
+        ? await postMovements(ctx.db, ledger, movements, key, request)
+        : await batcher.post(ledger, movements, key, request);
       // the balances after, from the movements (a repeat's too: its reply is the first's)
       return {
         message: LEDGER_MESSAGES.transferred(p.amount),

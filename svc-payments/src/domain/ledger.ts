@@ -157,10 +157,11 @@ type Waiting = { args: LedgerArgs; outbox: Outbox; resolve(p: Posted): void; rej
  * transaction posts, the operations arriving meanwhile wait and then go together in the next one —
  * `ledger_post_many`, one statement and one commit for all. One wallet's transfers were bound by a commit
  * each under its lock (ADR 0027, addendum). Each operation is still decided alone and in arrival order: a
- * refused one writes nothing and does not hold back the others. If the batch's transaction fails (a
- * connection lost, a deadlock with a caller's own transaction), its operations are posted again one by one,
- * so an error stays with the operation that causes it. The first operation after a quiet spell waits for
- * nothing.
+ * refused one writes nothing and does not hold back the others. If the batch's statement fails (the database
+ * raises for one operation, a connection is lost, a deadlock with a caller's own transaction), nothing was
+ * written and its operations are posted again one by one, so an error stays with the operation that causes
+ * it; a commit whose answer is lost fails them all (posting again could move money twice). The first
+ * operation after a quiet spell waits for nothing.
  */
 export class LedgerBatcher {
   private waiting: Waiting[] = [];

@@ -386,7 +386,10 @@ describe('the queue keeps', () => {
       createLogger('delivery-test', 'silent'),
     );
     expect(await worker.prune()).toBe(2);
-    expect((await queued(userId)).map((r) => Number(r.notification_id))).toEqual([Number(newSent.id), Number(oldPending.id)]);
+    expect((await queued(userId)).map((r) => Number(r.notification_id))).toEqual([
+      Number(newSent.id),
+      Number(oldPending.id),
+    ]);
   });
 });
 

@@ -217,7 +217,7 @@ describe('ledger_post', () => {
     expect(rows[0].n).toBeLessThan(33);
     // every balance change has its history row and its event, as one at a time
     expect((await historyOf('wallet', main)).filter((h) => h.field === 'amount')).toHaveLength(34);
-    expect(await eventsOf(wallets.def.topic, main)).toHaveLength(35); // created, topped up, 33 transfers
+    expect(await eventsOf(wallets.def.topic!, main)).toHaveLength(35); // created, topped up, 33 transfers
   });
 
   it('an operation the database refuses inside a batch fails alone; the others of its batch are posted', async () => {

@@ -136,6 +136,11 @@ const traceJson = () => {
 };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * One produce request's events, at most (their JSON's length): Kafka refuses a partition's batch over its
+ * message.max.bytes (1 MB by default), and a batch's rows may all be one key's.
+ */
+const SEND_BYTES = 512 * 1024;
 /** The sent mark is retried 5 times, 100 ms doubling (3 s in all), before the claim is released. */
 const MARK_RETRIES = 5;
 const MARK_FIRST_RETRY_MS = 100;
@@ -179,7 +184,7 @@ export class OutboxRelay {
   ) {
     const o = typeof options === 'number' ? { pollMs: options } : options;
     this.pollMs = o.pollMs ?? 1000;
-    this.batchSize = o.batchSize ?? 100;
+    this.batchSize = o.batchSize ?? 500;
     this.leaseSeconds = o.leaseSeconds ?? 60;
   }
 
@@ -236,23 +241,35 @@ export class OutboxRelay {
     await this.db('inbox').where('handled_at', '<', this.db.raw("now() - interval '14 days'")).delete();
   }
 
-  /** Publishes one batch; returns how many rows it claimed. */
+  /**
+   * Publishes one batch; returns how many rows it claimed. The batch goes in produce requests of at most
+   * SEND_BYTES, one after another (a key's events keep their order); if one fails, the rows sent before it
+   * are marked sent and the rest released.
+   */
   async publishBatch(): Promise<number> {
     const rows = await this.claim();
     if (!rows.length) return 0;
     const ids = rows.map((r) => r.id);
+    const values = rows.map((row) => JSON.stringify(row.event));
     const publishing = rows.map((row) =>
       startPublishing(prefixedTopic(this.topicPrefix, row.topic), row.trace),
     );
+    let sent = 0;
     try {
-      await this.producer.sendBatch({ topicMessages: this.toTopicMessages(rows, publishing) });
+      for (const end of chunkEnds(values, SEND_BYTES)) {
+        await this.producer.sendBatch({
+          topicMessages: this.toTopicMessages(rows, values, publishing, sent, end),
+        });
+        for (const p of publishing.slice(sent, end)) p.end();
+        sent = end;
+      }
     } catch (err) {
-      for (const p of publishing) p.end(err);
-      this.log.warn({ err, count: rows.length }, 'outbox publish failed, will retry');
-      await this.release(ids, err);
+      for (const p of publishing.slice(sent)) p.end(err);
+      this.log.warn({ err, count: rows.length - sent }, 'outbox publish failed, will retry');
+      if (sent) await this.markSent(ids.slice(0, sent));
+      await this.release(ids.slice(sent), err);
       return rows.length;
     }
-    for (const p of publishing) p.end();
     await this.markSent(ids);
     return rows.length;
   }
@@ -340,16 +357,39 @@ export class OutboxRelay {
       });
   }
 
-  /** Each message carries its event's type and, for a traced row, its publish span's context (tracing.ts). */
-  private toTopicMessages(rows: OutboxRow[], publishing: { headers: TraceCarrier }[]) {
+  /** Rows [from, to) as messages; each carries its event's type and, for a traced row, its publish span's context. */
+  private toTopicMessages(
+    rows: OutboxRow[],
+    values: string[],
+    publishing: { headers: TraceCarrier }[],
+    from: number,
+    to: number,
+  ) {
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
-    rows.forEach((row, i) => {
+    for (let i = from; i < to; i++) {
+      const row = rows[i]!;
       const topic = prefixedTopic(this.topicPrefix, row.topic);
       const list = byTopic.get(topic) ?? [];
       const headers = { ...publishing[i]?.headers, type: row.event.type };
-      list.push({ key: row.key, value: JSON.stringify(row.event), headers });
+      list.push({ key: row.key, value: values[i]!, headers });
       byTopic.set(topic, list);
-    });
+    }
     return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
   }
+}
+
+/** Where each produce request ends: consecutive values of at most `bytes` together (a larger value alone). */
+export function chunkEnds(values: readonly string[], bytes: number): number[] {
+  const ends: number[] = [];
+  let size = 0;
+  values.forEach((value, i) => {
+    const length = Buffer.byteLength(value);
+    if (size > 0 && size + length > bytes) {
+      ends.push(i);
+      size = 0;
+    }
+    size += length;
+  });
+  if (values.length) ends.push(values.length);
+  return ends;
 }

@@ -137,7 +137,7 @@ const traceJson = () => {
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /**
- * One produce request's events, at most (their JSON's length): Kafka refuses a partition's batch over its
+ * One produce request's events at most, in bytes of their JSON: Kafka refuses a partition's batch over its
  * message.max.bytes (1 MB by default), and a batch's rows may all be one key's.
  */
 const SEND_BYTES = 512 * 1024;

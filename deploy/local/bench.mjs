@@ -28,6 +28,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as infra from './infra.mjs';
 import { startSystemProcess } from './system.mjs';
+import { exitByGoals, missGoal, percentile, verdict } from './bench/service.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -38,13 +39,6 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const only = (
   process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,start'
 ).split(',');
-let failed = false;
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const verdict = (ok) => {
-  if (!ok) failed = true;
-  return ok ? 'ok' : 'MISSED';
-};
 
 function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
@@ -196,11 +190,11 @@ function runPart(script) {
   const file = path.join(root, 'deploy/local/bench', script);
   if (!existsSync(file)) {
     console.log(`[bench] ${script} missing`);
-    failed = true;
+    missGoal();
     return;
   }
   const r = spawnSync(process.execPath, [file], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) failed = true;
+  if (r.status !== 0) missGoal();
 }
 
 if (only.includes('gateway') || only.includes('sse')) await benchSystem();
@@ -214,4 +208,4 @@ if (only.includes('carriers')) runPart('carriers.mjs');
 if (only.includes('streams')) runPart('sse.mjs');
 if (only.includes('capacity')) runPart('capacity.mjs');
 if (only.includes('start')) runPart('start.mjs');
-process.exit(failed ? 1 : 0);
+exitByGoals();

@@ -19,7 +19,17 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
-import { identityHeader, peakRssMb, rpc, signIdentity, startBenchService, summary } from './service.mjs';
+import {
+  exitByGoals,
+  identityHeader,
+  missGoal,
+  peakRssMb,
+  rpc,
+  signIdentity,
+  startBenchService,
+  summary,
+  verdict,
+} from './service.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -287,17 +297,12 @@ async function stageChangeOnce(base, db, clientId) {
 
 // ---------------------------------------------------------------- report
 
-let failed = false;
-const mark = (ok) => {
-  failed ||= !ok;
-  return ok ? 'ok' : 'MISSED';
-};
 const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
 /** Median and worst of one figure of the runs, beside its goal (judged on the worst). */
 function row(label, runs, key, goal) {
   const s = summary(runs.map((r) => r[key]));
   console.log(
-    `${label.padEnd(44)} ${ms(s.median)}  ${ms(s.worst)}   goal ≤ ${goal.toLocaleString('en')} ms   ${mark(s.worst <= goal)}`,
+    `${label.padEnd(44)} ${ms(s.median)}  ${ms(s.worst)}   goal ≤ ${goal.toLocaleString('en')} ms   ${verdict(s.worst <= goal)}`,
   );
 }
 
@@ -364,7 +369,7 @@ try {
   row('import: both', imports, 'both', GOALS.importMs);
   relayRow(`its ${ROWS.toLocaleString('en')} events relayed to Kafka after`, imports);
   console.log(
-    `${'service peak RSS (VmHWM) before → after'.padEnd(44)} ${rssBefore.toFixed(0).padStart(6)} MB → ${rssAfterImports.toFixed(0)} MB   goal ≤ ${GOALS.rssMb} MB   ${mark(rssAfterImports <= GOALS.rssMb)}`,
+    `${'service peak RSS (VmHWM) before → after'.padEnd(44)} ${rssBefore.toFixed(0).padStart(6)} MB → ${rssAfterImports.toFixed(0)} MB   goal ≤ ${GOALS.rssMb} MB   ${verdict(rssAfterImports <= GOALS.rssMb)}`,
   );
   console.log(
     `\nbulk stage change of ${POSITIONS.toLocaleString('en')} positions (client_order_position_bulk_action)`,
@@ -374,9 +379,9 @@ try {
   relayRow(`their ${(2 * POSITIONS).toLocaleString('en')} events relayed to Kafka after`, stages);
   console.log(`${'service peak RSS at the end'.padEnd(44)} ${rssEnd.toFixed(0).padStart(6)} MB`);
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   await svc.stop();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

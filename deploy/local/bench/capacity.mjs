@@ -18,7 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
 import { startSystemProcess } from '../system.mjs';
-import { cpuDuring, systemProcesses } from './service.mjs';
+import { cpuDuring, exitByGoals, missGoal, systemProcesses } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_PORT_OFFSET ?? 20000);
@@ -419,7 +419,6 @@ const system = await startSystemProcess({
   web: false,
   readyPath: '/api/readyz',
 });
-let failed = false;
 const db = new Client({ connectionString: await infra.ensurePostgres(DATABASE) });
 try {
   await db.connect();
@@ -474,10 +473,10 @@ try {
       JSON.stringify({ orders: ORDERS, positions: POSITIONS, actions: results, sizes }, null, 2),
     );
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   await db.end().catch(() => {});
   await system.stop();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

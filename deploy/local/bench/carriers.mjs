@@ -35,7 +35,18 @@ import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
 import { startSystemProcess } from '../system.mjs';
-import { cpuDuring, cpuSeconds, peakRssMb, startBenchService, summary, systemProcesses } from './service.mjs';
+import {
+  cpuDuring,
+  cpuSeconds,
+  exitByGoals,
+  missGoal,
+  peakRssMb,
+  startBenchService,
+  summary,
+  systemProcesses,
+  thousands,
+  verdict,
+} from './service.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -61,12 +72,7 @@ const BUDGET = Object.fromEntries(
 const GOALS = { rssMb: 256, browserP95Ms: 1000, samples: 30, webhooksPerSecond: 1000 };
 const log = (...a) => console.log('[bench carriers]', ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-let failed = false;
-const verdict = (ok) => {
-  if (!ok) failed = true;
-  return ok ? 'ok' : 'MISSED';
-};
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const fmt = thousands;
 
 buildIfStale({ web: false });
 const { Client } = require('pg');
@@ -908,9 +914,9 @@ try {
   if (PARTS.includes('webhook') || PARTS.includes('flood')) await wholeSystem();
 } catch (err) {
   console.error(err);
-  failed = true;
+  missGoal();
 }
 console.log(
   `\nload average (1 min, ${cpus().length} cores) ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after: others' work on the machine slows the figures\n`,
 );
-process.exit(failed ? 1 : 0);
+exitByGoals();

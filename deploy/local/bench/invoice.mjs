@@ -14,7 +14,16 @@
 import { cpus, loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { buildIfStale } from '../build.mjs';
-import { identityHeader, peakRssMb, signIdentity, startBenchService, summary } from './service.mjs';
+import {
+  exitByGoals,
+  identityHeader,
+  missGoal,
+  peakRssMb,
+  signIdentity,
+  startBenchService,
+  summary,
+  verdict,
+} from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_INVOICE_PORT_OFFSET ?? 24000);
@@ -142,16 +151,11 @@ const pages = (pdf) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? 
 
 // ---------------------------------------------------------------- report
 
-let failed = false;
-const mark = (ok) => {
-  failed ||= !ok;
-  return ok ? 'ok' : 'MISSED';
-};
 const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
 function row(label, samples, goal) {
   const s = summary(samples);
   console.log(
-    `${label.padEnd(40)} ${ms(s.median)}  ${ms(s.worst)}   goal ≤ ${goal.toLocaleString('en')} ms   ${mark(s.worst <= goal)}`,
+    `${label.padEnd(40)} ${ms(s.median)}  ${ms(s.worst)}   goal ≤ ${goal.toLocaleString('en')} ms   ${verdict(s.worst <= goal)}`,
   );
 }
 
@@ -206,9 +210,9 @@ try {
     `${'service peak RSS (VmHWM; Chromium apart)'.padEnd(40)} ${peakRssMb(svc.pid)?.toFixed(0).padStart(6)} MB`,
   );
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   await svc.stop();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
+import { exitByGoals, missGoal, percentile, verdict } from './service.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -80,7 +81,6 @@ async function call(params) {
   return { ms: performance.now() - t, result: body.result };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 async function measure(params) {
   for (let i = 0; i < 20; i++) await call(params); // warm-up
   const samples = [];
@@ -206,7 +206,6 @@ async function measureAll(db, rows) {
   };
 }
 
-let failed = false;
 try {
   await until(async () => (await fetch(`${base}/readyz`)).ok);
   const db = new Client({ connectionString: DATABASE_URL });
@@ -229,14 +228,13 @@ try {
   const big = results[SIZES[1]];
   for (const [key, g] of Object.entries(GOALS)) {
     const ok = g.ok(big[key], big);
-    failed ||= !ok;
     console.log(
-      `${g.label.padEnd(40)} ${fmt(results[SIZES[0]][key]).padStart(13)}  ${fmt(big[key]).padStart(13)}   ${g.goal} ${ok ? 'ok' : 'MISSED'}`,
+      `${g.label.padEnd(40)} ${fmt(results[SIZES[0]][key]).padStart(13)}  ${fmt(big[key]).padStart(13)}   ${g.goal} ${verdict(ok)}`,
     );
   }
   console.log(`deep / first page at 1M (p50): ${(big.deep.p50 / big.first.p50).toFixed(2)}×`);
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   service.kill('SIGTERM');
@@ -245,4 +243,4 @@ try {
   if (!kafkaWasRunning) infra.stopKafka();
   await infra.stopPostgres();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
+import { exitByGoals, missGoal, percentile, verdict } from './service.mjs';
 
 const root = infra.root;
 const require = createRequire(import.meta.url);
@@ -109,7 +110,6 @@ async function call(who, method, params) {
   return { ms: performance.now() - t, result: body.result };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 /** p50 / p95 of `SAMPLES` calls after 10 warm-up ones; of 3 when one call takes seconds (the bench still ends). */
 async function measure(run) {
   const t0 = performance.now();
@@ -508,12 +508,7 @@ async function cardCases(cardOrderId) {
 
 // ---------------------------------------------------------------- report
 
-let failed = false;
 const fmt = (r) => `${r.p50.toFixed(1).padStart(5)} / ${r.p95.toFixed(1).padStart(5)}`;
-const mark = (ok) => {
-  failed ||= !ok;
-  return ok ? 'ok' : 'MISSED';
-};
 
 function printList(title, results) {
   console.log(`\n${title}; p50 / p95 in ms; goal p95 ≤ ${LIST_GOAL_MS} ms\n`);
@@ -523,7 +518,7 @@ function printList(title, results) {
   for (const [key, label] of ROWS) {
     const cells = ['admin', 'client', 'operator'].map((who) => results[who][key]);
     const ok = cells.every((r) => r.p95 <= LIST_GOAL_MS);
-    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}   ${mark(ok)}`);
+    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}   ${verdict(ok)}`);
   }
 }
 
@@ -543,8 +538,8 @@ function printCard(results) {
   ];
   for (const [key, label, goal] of rows) {
     const cells = ['admin', 'client', 'operator'].map((who) => results[who][key]);
-    const verdict = goal ? `   ${mark(cells.every((r) => r.p95 <= goal))}` : '';
-    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}${verdict}`);
+    const judged = goal ? `   ${verdict(cells.every((r) => r.p95 <= goal))}` : '';
+    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}${judged}`);
   }
 }
 
@@ -593,7 +588,7 @@ try {
   );
   printCard(card);
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   service.kill('SIGTERM');
@@ -602,4 +597,4 @@ try {
   if (!kafkaWasRunning) infra.stopKafka();
   await infra.stopPostgres();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

@@ -12,7 +12,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
-import { identityHeader, rpc, signIdentity, startBenchService } from './service.mjs';
+import {
+  exitByGoals,
+  identityHeader,
+  missGoal,
+  percentile,
+  rpc,
+  signIdentity,
+  startBenchService,
+  verdict,
+} from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_REPORTS_PORT_OFFSET ?? 23000);
@@ -62,7 +71,6 @@ async function download(who, params) {
   return { ms: performance.now() - t, bytes };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 /** p50 / p95 of `SAMPLES` calls after 3 warm-up ones; of 3 when one call takes over a second. */
 async function measure(run) {
   const t0 = performance.now();
@@ -161,12 +169,7 @@ async function explain(db, who) {
   );
 }
 
-let failed = false;
 const fmt = (r) => `${r.p50.toFixed(1).padStart(6)} / ${r.p95.toFixed(1).padStart(6)}`;
-const mark = (ok) => {
-  failed ||= !ok;
-  return ok ? 'ok' : 'MISSED';
-};
 
 try {
   const db = new Client({ connectionString: DATABASE_URL });
@@ -220,7 +223,7 @@ try {
     const cells = ['admin', 'client', 'operator'].map((who) => results[who][key]);
     const ok =
       cells[0].p95 <= ADMIN_GOAL_MS && cells[1].p95 <= SCOPED_GOAL_MS && cells[2].p95 <= SCOPED_GOAL_MS;
-    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(15)).join('  ')}   ${mark(ok)}`);
+    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(15)).join('  ')}   ${verdict(ok)}`);
   }
   console.log(
     `orders in the summary: ${Object.entries(orders)
@@ -237,9 +240,9 @@ try {
       `  ${label.padEnd(28)} ${downloads[who].ms.toFixed(0).padStart(6)} ms, ${(downloads[who].bytes / 1024).toFixed(0)} KB`,
     );
 } catch (err) {
-  failed = true;
+  missGoal();
   console.error(err);
 } finally {
   await svc.stop();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

@@ -149,7 +149,24 @@ export function cpuMs(pid) {
   }
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The value at percentile `p` of ascending `sorted` samples. */
+export const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+let missed = false;
+/** A goal's word beside its figure, 'ok' or 'MISSED'; a miss makes the bench end with 1 (exitByGoals). */
+export function verdict(ok) {
+  if (!ok) missed = true;
+  return ok ? 'ok' : 'MISSED';
+}
+/** The bench failed without a figure (an error): it ends with 1. */
+export function missGoal() {
+  missed = true;
+}
+/** Ends the bench: 1 after a missed goal or an error, else 0. */
+export const exitByGoals = () => process.exit(missed ? 1 : 0);
+/** A count with thousands separated (9,000). */
+export const thousands = (n) => Math.round(n).toLocaleString('en-US');
 /** p50, p95, median and worst of a list of samples (ms). */
 export function summary(samples) {
   const s = [...samples].sort((a, b) => a - b);

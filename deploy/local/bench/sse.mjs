@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
 import { startSystemProcess } from '../system.mjs';
-import { cpuMs, summary } from './service.mjs';
+import { cpuMs, exitByGoals, summary, thousands, verdict } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_PORT_OFFSET ?? 20000);
@@ -30,12 +30,7 @@ const GOALS = { p95Ms: 50, notificationsPerSecond: 1000 };
 const base = `http://127.0.0.1:${8080 + offset}`;
 const log = (...a) => console.log('[bench streams]', ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-let failed = false;
-const verdict = (ok) => {
-  if (!ok) failed = true;
-  return ok ? 'ok' : 'MISSED';
-};
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const fmt = thousands;
 
 buildIfStale({ web: false });
 const { Client } = require('pg');
@@ -335,4 +330,4 @@ async function run() {
 }
 
 await run();
-process.exit(failed ? 1 : 0);
+exitByGoals();

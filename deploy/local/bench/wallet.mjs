@@ -18,7 +18,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale } from '../build.mjs';
 import * as infra from '../infra.mjs';
-import { cpuMs, identityHeader, signIdentity, startBenchService, summary } from './service.mjs';
+import {
+  cpuMs,
+  exitByGoals,
+  identityHeader,
+  missGoal,
+  signIdentity,
+  startBenchService,
+  summary,
+  verdict,
+} from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const offset = Number(process.env.BENCH_WALLET_PORT_OFFSET ?? process.env.BENCH_PORT_OFFSET ?? 25000);
@@ -47,7 +56,6 @@ const svc = await startBenchService({
     : [],
 });
 const admin = signIdentity(1, ['admin']);
-let failed = false;
 
 async function call(identity, method, params, key) {
   const t = performance.now();
@@ -187,10 +195,6 @@ async function ledgerHolds() {
   return rows.every((r) => r.amount === r.moved);
 }
 
-const verdict = (ok) => {
-  if (!ok) failed = true;
-  return ok ? 'ok' : 'MISSED';
-};
 const line = (name, r, goalOps, goalP95) =>
   log(
     `${name.padEnd(34)} ${r.rate.toFixed(0).padStart(5)} ops/s (goal ≥ ${goalOps}) ${verdict(r.rate >= goalOps)}; ` +
@@ -223,8 +227,8 @@ try {
   log(`ledger: every balance = Σ of its movements — ${verdict(holds)}`);
 } catch (err) {
   console.error(err);
-  failed = true;
+  missGoal();
 } finally {
   await svc.stop();
 }
-process.exit(failed ? 1 : 0);
+exitByGoals();

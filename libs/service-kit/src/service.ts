@@ -23,6 +23,9 @@ import { Outbox, OutboxRelay } from './bus/outbox';
 import { serviceMetrics } from './metrics';
 import { nameCall, startTracing, traceRequests } from './tracing';
 
+/** Relay cycles at once, each with its own connection (the outbox relay's lanes). */
+const RELAY_LANES = 2;
+
 export type ServiceOptions = {
   name: ServiceName;
   migrations: readonly Migration[];
@@ -113,10 +116,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const busDb = createDb(
     config.DATABASE_URL,
     schema,
-    1 + subscriptions.reduce((n, s) => n + (s.partitionsAtOnce ?? 1), 0),
+    RELAY_LANES + subscriptions.reduce((n, s) => n + (s.partitionsAtOnce ?? 1), 0),
   );
   const relay = new OutboxRelay(busDb, producer, config.KAFKA_TOPIC_PREFIX, log, {
     leaseSeconds: config.OUTBOX_CLAIM_SECONDS,
+    lanes: RELAY_LANES,
   });
   kickRelay = () => relay.kick();
   outbox.onCommitted = kickRelay;

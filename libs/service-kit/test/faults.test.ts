@@ -235,6 +235,55 @@ describe('outbox relay under faults', () => {
       [true, 1],
     ]);
   });
+
+  it("a second lane sends another key's event while the first lane's send hangs; the hanging key's next event waits", async () => {
+    const kafka = createKafka('faults-test', brokers, log);
+    const received = await collect(kafka, topic);
+    const outbox = new Outbox('faults-test');
+    const real = createProducer(kafka);
+    await real.connect();
+    const slowKey = String(7000 + Math.floor(Math.random() * 1000));
+    const otherKey = String(Number(slowKey) + 1000);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // a send that holds the slow key's events until released, as a broker slow to answer one request would
+    const producer = {
+      ...real,
+      sendBatch: async (batch: Parameters<typeof real.sendBatch>[0]) => {
+        if (batch.topicMessages!.some((t) => t.messages.some((m) => m.key === slowKey))) await gate;
+        return real.sendBatch(batch);
+      },
+    };
+    const relay = new OutboxRelay(db, producer, prefix, log, { pollMs: 50, lanes: 2 });
+    cleanups.push(
+      () => real.disconnect(),
+      async () => {
+        release();
+        await relay.stop();
+      },
+    );
+    const first = await writeEvent(outbox, Number(slowKey), 1);
+    relay.start();
+    await eventually('the slow key claimed', async () => {
+      const row = await db('outbox').where({ event_id: first.id }).first();
+      return row.claimed_by === relay.id;
+    });
+    const second = await writeEvent(outbox, Number(slowKey), 2);
+    const other = await writeEvent(outbox, Number(otherKey), 1);
+    relay.kick();
+    await eventually('the other key while the first lane hangs', async () =>
+      received.find((e) => e.id === other.id),
+    );
+    expect(received.filter((e) => e.key === slowKey)).toEqual([]);
+    expect((await db('outbox').where({ event_id: second.id }).first()).claimed_by).toBeNull();
+
+    release();
+    await eventually(
+      'both events of the slow key',
+      async () => received.filter((e) => e.key === slowKey).length >= 2,
+    );
+    expect(received.filter((e) => e.key === slowKey).map((e) => e.id)).toEqual([first.id, second.id]);
+  });
 });
 
 describe('an outbox relay whose sent mark fails', () => {

@@ -147,8 +147,11 @@ const MARK_FIRST_RETRY_MS = 100;
 
 type OutboxRow = { id: number; topic: string; key: string; event: EventEnvelope; trace: TraceCarrier | null };
 
-/** How a relay claims and retries; the lease must outlast one send (the producer's own retries). */
-export type RelayOptions = { pollMs?: number; batchSize?: number; leaseSeconds?: number };
+/**
+ * How a relay claims and retries; the lease must outlast one send (the producer's own retries). `lanes`: how many
+ * claim → send → mark cycles may run at once in this relay.
+ */
+export type RelayOptions = { pollMs?: number; batchSize?: number; leaseSeconds?: number; lanes?: number };
 
 /**
  * Publishes committed outbox rows to Kafka and marks them sent, in three short steps and never inside
@@ -162,18 +165,23 @@ export type RelayOptions = { pollMs?: number; batchSize?: number; leaseSeconds?:
  *    30 s); the key waits for its oldest row, so a failure never lets a newer event overtake it.
  * A relay that dies holding a claim leaves its keys to others once the lease ends; rows it may already
  * have sent are sent again (at least once: consumers deduplicate by event id and drop stale `seq`).
+ *
+ * A relay runs up to `lanes` cycles at once (2 by default): rows committed while one lane sends and marks are
+ * claimed by another at once instead of after that cycle. The lanes claim under the same lock and leases as two
+ * relays would, so a key held by one lane waits for it (ADR 0004, addendum 2).
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private running = 0;
   private stopped = true;
   private pending = false;
-  private idle: Promise<void> = Promise.resolve();
+  private readonly cycles = new Set<Promise<void>>();
   private lastPrune = 0;
   readonly id = randomUUID();
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly leaseSeconds: number;
+  private readonly lanes: number;
 
   constructor(
     private readonly db: Db,
@@ -186,6 +194,7 @@ export class OutboxRelay {
     this.pollMs = o.pollMs ?? 1000;
     this.batchSize = o.batchSize ?? 500;
     this.leaseSeconds = o.leaseSeconds ?? 60;
+    this.lanes = Math.max(1, o.lanes ?? 2);
   }
 
   start() {
@@ -193,30 +202,32 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Ask for a run soon (called after a transaction that wrote events commits). */
+  /** Ask for a run soon (called after a transaction that wrote events commits): a free lane starts at once. */
   kick() {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.running >= this.lanes) {
       this.pending = true;
       return;
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.running = true;
-    this.idle = this.drain().finally(() => {
-      this.running = false;
+    this.running++;
+    const cycle: Promise<void> = this.drain().finally(() => {
+      this.cycles.delete(cycle);
+      this.running--;
       if (this.stopped) return;
       if (this.pending) {
         this.pending = false;
         this.kick();
-      } else this.timer = setTimeout(() => this.kick(), this.pollMs);
+      } else if (this.running === 0) this.timer = setTimeout(() => this.kick(), this.pollMs);
     });
+    this.cycles.add(cycle);
   }
 
   async stop() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.idle;
+    await Promise.all([...this.cycles]);
   }
 
   private async drain() {

@@ -16,9 +16,10 @@
 //      stream, 1,000 notifications a second made and delivered (bench/sse.mjs, issue 19)
 //  11. capacity: what one user action costs (CPU per process, rows, bytes, events), the inputs of
 //      docs/capacity.md (bench/capacity.mjs)
-//  12. `npm start` until the login page is served, first (fresh-clone-like) and second start (bench/start.mjs,
+//  12. CI: a fresh clone of HEAD through `bash .ci/run`, beside its 8 minutes (bench/ci.mjs, issue 21)
+//  13. `npm start` until the login page is served, first (fresh-clone-like) and second start (bench/start.mjs,
 //      issue 21); last, as it removes the build outputs and leaves them rebuilt
-// BENCH_ONLY=gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,start runs a part of it;
+// BENCH_ONLY=gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,ci,start runs a part of it;
 // BENCH_PORT_OFFSET moves the ports of the gateway/sse, carriers, streams, capacity, web and start parts (default +20000, web
 // +22000, start +24000).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -37,7 +38,8 @@ const base = `http://127.0.0.1:${8080 + offset}`;
 const carriersUrl = `http://127.0.0.1:${4003 + offset}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const only = (
-  process.env.BENCH_ONLY ?? 'gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,start'
+  process.env.BENCH_ONLY ??
+  'gateway,sse,lists,web,orders,bulk,invoice,wallet,carriers,streams,capacity,ci,start'
 ).split(',');
 
 function ensureWrk() {
@@ -207,5 +209,6 @@ if (only.includes('wallet')) runPart('wallet.mjs');
 if (only.includes('carriers')) runPart('carriers.mjs');
 if (only.includes('streams')) runPart('sse.mjs');
 if (only.includes('capacity')) runPart('capacity.mjs');
+if (only.includes('ci')) runPart('ci.mjs');
 if (only.includes('start')) runPart('start.mjs');
 exitByGoals();

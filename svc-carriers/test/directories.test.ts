@@ -152,7 +152,12 @@ describe('generic list, through one directory', () => {
       ]),
     );
     expect(history[0]).toMatchObject({ user_full_name: 'Администратор' });
-    expect(history.at(-1)).toMatchObject({ type: 'created' });
+    // a creation keeps what the row was created with: its filled fields, not the empty ones, its id or times
+    const created = history.at(-1);
+    expect(created).toMatchObject({ type: 'created', new_value: { title: 'Шэньчжэн', country_id: china } });
+    expect(Object.keys(created.new_value)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(title_en|id|created_at|updated_at|deleted)$/)]),
+    );
     // saving the same values again is no change
     await call('city_update', { id: city.id, title: 'Шэньчжэнь' });
     expect((await call('city_history', { id: city.id })).result).toHaveLength(history.length);

@@ -444,3 +444,56 @@ describe('who reaches an order: two clients, two operators', () => {
     expect((await stored('client_order', order.id)).product_payment_state).toBe('not_paid');
   });
 });
+
+describe('searching positions', () => {
+  const ids = (reply: Any) => reply.result.items.map((p: Any) => p.id).sort((a: number, b: number) => a - b);
+
+  it('finds a whole tracking number by the waybill alone, and a part of one everywhere', async () => {
+    const stamp = String(Date.now()).slice(-8);
+    const whole = `YT${stamp}01`;
+    const order = await newOrder();
+    const exact = await newPosition(order, { waybill: whole });
+    const longer = await newPosition(order, { waybill: `${whole}22` });
+    const named = await newPosition(order, { title: `Кружка ${whole}` });
+
+    // any case, spaces around it: the parcel itself, not the positions that merely contain the number
+    const found = await call('client_order_position_list', { search: ` ${whole.toLowerCase()} ` }, userA);
+    expect(ids(found)).toEqual([exact.id]);
+    expect(found.result).toMatchObject({ total: 1, total_exact: true });
+
+    // a part of a number is no whole waybill: every field is searched
+    const part = await call('client_order_position_list', { search: whole.slice(0, -1) }, userA);
+    expect(ids(part)).toEqual([exact.id, longer.id, named.id]);
+
+    // the exact path keeps the reader's reach
+    for (const who of [userB, operatorB])
+      expect((await call('client_order_position_list', { search: whole }, who)).result).toMatchObject({
+        items: [],
+        total: 0,
+      });
+  });
+
+  it('counts more than a thousand matches exactly, and pages through them in order', async () => {
+    const word = `Бренд${String(Date.now()).slice(-6)}`;
+    const order = await newOrder();
+    const positions = Array.from({ length: 1_200 }, (_, i) => ({ title: `${word} товар ${i + 1}` }));
+    await call('client_order_position_import', { client_order_id: order.id, positions }, userA);
+
+    const seen: number[] = [];
+    let reply = await call('client_order_position_list', { search: word, per_page: 500 }, userA);
+    expect(reply.result).toMatchObject({ total: 1_200, total_exact: true });
+    for (;;) {
+      seen.push(...reply.result.items.map((p: Any) => p.id));
+      if (!reply.result.next_cursor) break;
+      reply = await call(
+        'client_order_position_list',
+        { search: word, cursor: reply.result.next_cursor },
+        userA,
+      );
+      expect(reply.result).toMatchObject({ total: 1_200, total_exact: true });
+    }
+    // newest first (the list's default order), each once
+    expect(seen).toHaveLength(1_200);
+    expect(seen).toEqual([...seen].sort((a, b) => b - a));
+  });
+});

@@ -7,8 +7,8 @@
 //      memory (VmHWM) before and after
 //   2. bulk stage change of 1,000 positions (client_order_position_bulk_action): warehouse_waiting, then
 //      warehouse_received, on 1,000 positions seeded in SQL (buyout_done, each with a waybill), 3 times
-// Prints median and worst of each beside its goal, judged on the worst: read ≤ 3 s, create ≤ 3 s (the
-// import ≤ 6 s in all), the service's peak RSS ≤ 512 MB, a stage change ≤ 2 s; exits 1 when one misses.
+// Prints median and worst of each beside its goal, judged on the worst: read ≤ 3 s, create ≤ 1.5 s (issue 21), the
+// import ≤ 6 s in all, the service's peak RSS ≤ 512 MB, a stage change ≤ 2 s; exits 1 when one misses.
 // Each run waits until the outbox has relayed its events to Kafka (that time is printed, without a goal).
 // BENCH_BULK_ROWS (invoice rows, default 10,000), BENCH_BULK_POSITIONS (default 1,000), BENCH_BULK_RUNS
 // (default 3), BENCH_BULK_SERVICE (another build of the service), BENCH_BULK_NODE_ARGS (e.g. --cpu-prof),
@@ -38,7 +38,8 @@ const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 10_000);
 const POSITIONS = Number(process.env.BENCH_BULK_POSITIONS ?? 1000);
 const RUNS = Number(process.env.BENCH_BULK_RUNS ?? 3);
 const INVOICE_NUMBER = '123';
-const GOALS = { readMs: 3000, createMs: 3000, importMs: 6000, rssMb: 512, stageMs: 2000 };
+// creating the positions: issue 21's 1.5 s (issue 10 asked 3 s)
+const GOALS = { readMs: 3000, createMs: 1500, importMs: 6000, rssMb: 512, stageMs: 2000 };
 const log = (...a) => console.log('[bench bulk]', ...a);
 
 buildIfStale({ web: false });

@@ -6,7 +6,8 @@
 // 1–9 positions an order and one order of 200 positions for the order card.
 // Prints p50/p95 of client_order_list and client_order_position_list for an admin, a client and an
 // operator (first page, a page reached by following next_cursor, a page far down, a stage filter, a
-// search) and of the order card, next to the goals: a list p95 ≤ 50 ms, the card p95 ≤ 100 ms.
+// search) and of the order card, next to the goals: a list p95 ≤ 50 ms, the card p95 ≤ 100 ms, a position search
+// p95 ≤ 30 ms (issue 21).
 // BENCH_ORDERS_ROWS (orders, default 1,000,000), BENCH_ORDERS_SAMPLES (calls per case, default 100).
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -31,6 +32,8 @@ const CARD_POSITIONS = 200;
 const FOLLOW = 20;
 const LIST_GOAL_MS = 50;
 const CARD_GOAL_MS = 100;
+/** Issue 21: a position search at 5M positions (a brand with > 1,000 matches; one waybill), p95. */
+const POSITION_SEARCH_GOALS_MS = { search: 30, searchOne: 30 };
 const log = (...a) => console.log('[bench orders]', ...a);
 
 buildIfStale({ web: false });
@@ -510,15 +513,20 @@ async function cardCases(cardOrderId) {
 
 const fmt = (r) => `${r.p50.toFixed(1).padStart(5)} / ${r.p95.toFixed(1).padStart(5)}`;
 
-function printList(title, results) {
-  console.log(`\n${title}; p50 / p95 in ms; goal p95 ≤ ${LIST_GOAL_MS} ms\n`);
+/** `goals`: a row's own goal where a later issue set a stricter one than the list's. */
+function printList(title, results, goals = {}) {
+  console.log(`\n${title}; p50 / p95 in ms; goal p95 ≤ ${LIST_GOAL_MS} ms unless the row names its own\n`);
   console.log(
     `${'case'.padEnd(34)} ${'admin'.padStart(13)}  ${'client'.padStart(13)}  ${'operator'.padStart(13)}`,
   );
   for (const [key, label] of ROWS) {
     const cells = ['admin', 'client', 'operator'].map((who) => results[who][key]);
-    const ok = cells.every((r) => r.p95 <= LIST_GOAL_MS);
-    console.log(`${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}   ${verdict(ok)}`);
+    const goal = goals[key] ?? LIST_GOAL_MS;
+    const ok = cells.every((r) => r.p95 <= goal);
+    const named = goals[key] ? `   goal p95 ≤ ${goal} ms (issue 21)` : '';
+    console.log(
+      `${label.padEnd(34)} ${cells.map((r) => fmt(r).padStart(13)).join('  ')}   ${verdict(ok)}${named}`,
+    );
   }
 }
 
@@ -585,6 +593,7 @@ try {
   printList(
     `client_order_position_list, ${counts.positions} positions, search '${positionWord}', '${waybill}'`,
     positions,
+    POSITION_SEARCH_GOALS_MS,
   );
   printCard(card);
 } catch (err) {

@@ -42,9 +42,13 @@ import {
   encodeCursor,
   isFilterValueError,
   pageOf,
+  searchPageOf,
+  SEARCH_SORT_CAP,
   type Catalog,
   type ColumnKind,
+  type Count,
   type OrderKey,
+  type PageOptions,
 } from './listQuery';
 import { SORT_COLLATION } from './listIndexes';
 import type { NewEvent, Outbox } from './bus/outbox';
@@ -122,6 +126,11 @@ export type EntityDefinition = {
    */
   replicatedRefs?: readonly string[];
   listExtras?: ListExtras;
+  /**
+   * A search that looks like a whole value of this column (a waybill) first finds the rows holding exactly that
+   * value, by an index on `lower(btrim(column))`; only when none does, it searches every search field.
+   */
+  exactSearch?: { column: string; looksLike: RegExp };
   /** Topic of the entity-changed events; without it changes are not published. */
   topic?: string;
   /** Locks taken before the row's own, so every path locks in one order (a position's order before the position). */
@@ -184,18 +193,49 @@ type Fragment = { sql: string; bindings: readonly Knex.Value[] };
 export type Computed = { sql: string; kind: ColumnKind; title?: TitleKey };
 const sqlOf = (c: string | Computed) => (typeof c === 'string' ? c : c.sql);
 
+/** A history row as written: its values as JSON text (a JSON null is stored as such, not as SQL NULL). */
+type HistoryRow = {
+  table_name: string;
+  item_id: number;
+  user_id: number | null;
+  user_full_name: string;
+  field: string;
+  old_value: string;
+  new_value: string;
+};
+
+/** History rows in one statement per chunk, spread from one JSON parameter (not 7,000 bound values). */
+async function insertHistory(trx: Db, rows: readonly HistoryRow[]) {
+  for (let i = 0; i < rows.length; i += BULK_CHUNK)
+    await trx.raw(
+      `insert into history (table_name, item_id, user_id, user_full_name, field, old_value, new_value)
+       select table_name, item_id, user_id, user_full_name, field, old_value::jsonb, new_value::jsonb
+       from jsonb_to_recordset(?::jsonb) as x(table_name text, item_id bigint, user_id bigint,
+         user_full_name text, field text, old_value text, new_value text)`,
+      [JSON.stringify(rows.slice(i, i + BULK_CHUNK))],
+    );
+}
+
+/** What a creation's history keeps of the new row: its filled fields (not the empty ones, not id and times). */
+function createdValues(row: unknown): unknown {
+  if (!row || typeof row !== 'object') return row;
+  const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length);
+  return Object.fromEntries(
+    Object.entries(row).filter(([k, v]) => !empty(v) && !(BASE_COLUMNS as readonly string[]).includes(k)),
+  );
+}
+
 /**
  * The history rows and events of several bulk writes (`insertMany`, `changeMany` given the batch), written
  * by `flush` in one history insert and one outbox statement: fewer round trips while the writer holds
  * its rows' locks.
  */
 export class WriteBatch {
-  readonly history: Record<string, unknown>[] = [];
+  readonly history: HistoryRow[] = [];
   readonly events: NewEvent[] = [];
 
   async flush(trx: Db, outbox: Outbox) {
-    for (let i = 0; i < this.history.length; i += BULK_CHUNK)
-      await trx('history').insert(this.history.slice(i, i + BULK_CHUNK));
+    await insertHistory(trx, this.history);
     if (this.events.length) await outbox.writeMany(trx, this.events);
     this.history.length = 0;
     this.events.length = 0;
@@ -414,41 +454,84 @@ export class EntityStore {
     const filtered = this.filtered(db, identity, params, catalog);
     const order = this.orderKey(params.order_by, identity, catalog);
     const cursor = params.cursor ? decodeCursor(params.cursor, order) : undefined;
+    const options = {
+      table: this.table,
+      order,
+      selection: this.selection(db, identity, catalog),
+      perPage: params.per_page,
+      skip: cursor ? 0 : (params.page - 1) * params.per_page,
+      cursor,
+      collation: catalog.collation,
+    };
+    const reply = (page: Awaited<ReturnType<typeof pageOf>>, count: Count): ListResult<Row> => ({
+      items: page.rows as Row[],
+      ...count,
+      page: params.page,
+      per_page: params.per_page,
+      next_cursor: page.next && encodeCursor({ o: order.name, ...page.next, n: count }),
+    });
     try {
-      // A search's matches are estimated at hundreds whatever they are, so the planner walks the sort
-      // index testing every row (seconds at millions). When the count says they are few, the page is
-      // sorted from the matches found first (the trigram index), fenced by OFFSET 0 (ADR 0005).
-      const searching = Boolean((params.search ?? params.search_text)?.trim());
-      const early = searching ? (cursor?.n ?? (await countOf(db, filtered))) : undefined;
-      const base = early?.total_exact
-        ? // the matches as a derived table under the table's own name: the sort cannot walk an index
-          // (knex drops .offset(0), so the fence is written out)
-          db.from(db.raw('(? offset 0) as ??', [filtered.clone().select(`${this.table}.*`), this.table]))
-        : filtered;
+      const search = (params.search ?? params.search_text)?.trim();
+      if (search && !cursor) {
+        const exact = this.exactMatches(db, identity, params, catalog, search);
+        const found = exact && (await this.searchFirstPage(db, exact, options));
+        if (found && found.count.total > 0) return reply(found.page, found.count);
+        return await this.searchFirstPage(db, filtered, options).then(async (first) =>
+          first
+            ? reply(first.page, first.count)
+            : // more matches than a sort of them is worth: the sort index is walked (ADR 0005)
+              reply(...(await Promise.all([pageOf(db, filtered, options), countOf(db, filtered)]))),
+        );
+      }
+      // A later page of a search reports the first page's count (its cursor carries it): when that count was
+      // exact, the page is sorted from the matches again, fenced by OFFSET 0 (ADR 0005); else the index is walked.
+      const base =
+        search && cursor?.n.total_exact
+          ? db.from(db.raw('(? offset 0) as ??', [filtered.clone().select(`${this.table}.*`), this.table]))
+          : filtered;
       // later pages report the count of the first (their cursor carries it): a scroll counts once
-      const [page, count] = await Promise.all([
-        pageOf(db, base, {
-          table: this.table,
-          order,
-          selection: this.selection(db, identity, catalog),
-          perPage: params.per_page,
-          skip: cursor ? 0 : (params.page - 1) * params.per_page,
-          cursor,
-          collation: catalog.collation,
-        }),
-        early ?? cursor?.n ?? countOf(db, base),
-      ]);
-      return {
-        items: page.rows as Row[],
-        ...count,
-        page: params.page,
-        per_page: params.per_page,
-        next_cursor: page.next && encodeCursor({ o: order.name, ...page.next, n: count }),
-      };
+      const [page, count] = await Promise.all([pageOf(db, base, options), cursor?.n ?? countOf(db, base)]);
+      return reply(page, count);
     } catch (error) {
       if (isFilterValueError(error)) throw new BusinessError(LIST_MESSAGES.badFilter);
       throw error;
     }
+  }
+
+  /**
+   * A search's first page and its count in one statement, sorted from the matches (ADR 0005, addendum); null
+   * when more than SEARCH_SORT_CAP rows match.
+   */
+  private async searchFirstPage(
+    db: Db,
+    filtered: Knex.QueryBuilder,
+    options: PageOptions,
+  ): Promise<{ page: Awaited<ReturnType<typeof pageOf>>; count: Count } | null> {
+    const { rows, next, matches } = await searchPageOf(db, filtered, { ...options, cap: SEARCH_SORT_CAP });
+    if (matches === null) return null;
+    const count = matches === undefined ? await countOf(db, filtered) : { total: matches, total_exact: true };
+    return { page: { rows, next }, count };
+  }
+
+  /**
+   * The rows whose exact value of the entity's `exactSearch` column is the search (a whole waybill: its own
+   * index, not the trigram one), or null when the search does not look like such a value.
+   */
+  private exactMatches(
+    db: Db,
+    identity: Identity,
+    params: ListParams & Record<string, unknown>,
+    catalog: Catalog,
+    search: string,
+  ): Knex.QueryBuilder | null {
+    const exact = this.def.exactSearch;
+    if (!exact || !exact.looksLike.test(search)) return null;
+    return this.filtered(
+      db,
+      identity,
+      { ...params, search: undefined, search_text: undefined },
+      catalog,
+    ).whereRaw('lower(btrim(??)) = lower(?)', [`${this.table}.${exact.column}`, search]);
   }
 
   async get(db: Db, identity: Identity, id: number): Promise<Row> {
@@ -701,20 +784,22 @@ export class EntityStore {
   ) {
     const rows = this.historyRows(identity, entries);
     if (batch) return void batch.history.push(...rows);
-    for (let i = 0; i < rows.length; i += BULK_CHUNK)
-      await trx('history').insert(rows.slice(i, i + BULK_CHUNK));
+    await insertHistory(trx, rows);
   }
 
-  private historyRows(identity: Identity, entries: readonly [number, [string, unknown, unknown][]][]) {
+  private historyRows(
+    identity: Identity,
+    entries: readonly [number, [string, unknown, unknown][]][],
+  ): HistoryRow[] {
     return entries.flatMap(([itemId, changes]) =>
       changes.map(([field, oldValue, newValue]) => ({
         table_name: this.table,
         item_id: itemId,
         user_id: identity.user_id,
-        user_full_name: identity.fullname,
+        user_full_name: identity.fullname ?? '',
         field,
         old_value: JSON.stringify(oldValue ?? null),
-        new_value: JSON.stringify(newValue ?? null),
+        new_value: JSON.stringify((field === 'created' ? createdValues(newValue) : newValue) ?? null),
       })),
     );
   }

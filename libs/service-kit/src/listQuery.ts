@@ -210,7 +210,7 @@ export function decodeCursor(text: string, order: OrderKey): Cursor {
   return c as Cursor;
 }
 
-type PageOptions = {
+export type PageOptions = {
   table: string;
   order: OrderKey;
   selection: (string | Knex.Raw)[];
@@ -231,6 +231,42 @@ export async function pageOf(
   base: Knex.QueryBuilder,
   o: PageOptions,
 ): Promise<{ rows: Record<string, unknown>[]; next: Pick<Cursor, 'k' | 'i'> | null }> {
+  const { rows, next } = await pageQuery(db, base, o);
+  return { rows: rows.map(({ __matches, ...row }) => row), next };
+}
+
+/** Matches of a search sorted by themselves, at most (above it the sort index is walked, ADR 0005). */
+export const SEARCH_SORT_CAP = 10_000;
+
+/**
+ * A search's page and count in one statement (ADR 0005, addendum): the rows of `filtered` up to `cap` + 1 are
+ * gathered once (the trigram index's bitmap), counted, and the page is sorted from them — never an index walk
+ * testing every row. `matches` is null when more than `cap` rows match: the page is then not the true one and the
+ * caller pages by the index instead. A page past the end (the old `page` parameter) leaves the count unknown
+ * (`undefined`).
+ */
+export async function searchPageOf(
+  db: Db,
+  filtered: Knex.QueryBuilder,
+  o: PageOptions & { cap: number },
+): Promise<{
+  rows: Record<string, unknown>[];
+  next: Pick<Cursor, 'k' | 'i'> | null;
+  matches: number | null | undefined;
+}> {
+  const gathered = filtered
+    .clone()
+    .select(`${o.table}.*`)
+    .limit(o.cap + 1);
+  // the gathered rows under the table's own name, fenced (knex drops .offset(0), so it is written out)
+  const base = db.from(db.raw('(select * from __m offset 0) as ??', [o.table]));
+  const { rows, next } = await pageQuery(db, base, o, gathered);
+  const found = rows[0]?.__matches as number | undefined;
+  const matches = found === undefined ? (o.skip ? undefined : 0) : found > o.cap ? null : found;
+  return { rows: rows.map(({ __matches, ...row }) => row), next, matches };
+}
+
+async function pageQuery(db: Db, base: Knex.QueryBuilder, o: PageOptions, gathered?: Knex.QueryBuilder) {
   const { order, cursor } = o;
   const id = `${o.table}.id`;
   const dir = order.dir;
@@ -264,7 +300,9 @@ export async function pageOf(
       order by ${ordered('u')} limit ? offset ?`,
     [...branches, o.perPage + 1, o.skip],
   );
-  const rows = (await db
+  const query = gathered ? db.withMaterialized('__m', gathered) : db.queryBuilder();
+  if (gathered) query.select(db.raw('(select count(*) from __m)::int as __matches'));
+  const rows = (await query
     .withMaterialized('p', ids)
     .select(o.selection)
     .select(db.raw('q.__k::text as __key, q.__seg as __seg, (select count(*) from p)::int as __found'))

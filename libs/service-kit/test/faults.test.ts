@@ -550,6 +550,8 @@ describe('a service under faults', () => {
       async () =>
         (await db('pg_stat_activity')
           .where({ application_name: appName, wait_event_type: 'Lock' })
+          // not a relay lane waiting for the other's claim (the outbox's advisory lock)
+          .whereNot({ wait_event: 'advisory' })
           .first('pid')) as { pid: number } | undefined,
     );
     await db.raw('select pg_terminate_backend(?)', [backend.pid]);

@@ -13,6 +13,7 @@ import {
   positionAction,
   type PositionFacts,
   PHOTO_REVIEW_MESSAGES,
+  WHOLE_WAYBILL_SEARCH,
 } from '@caravan/contracts';
 import {
   BusinessError,
@@ -100,6 +101,8 @@ export function registerClientOrderPosition(kit: ServiceKit, orders: () => Entit
       'options',
     ],
     readonlyColumns: [...POSITION_ESTIMATES, 'client_id', 'operator_id'],
+    // the index client_order_position_waybill_normalized (migration 060)
+    exactSearch: { column: 'waybill', looksLike: WHOLE_WAYBILL_SEARCH },
     readScope: viaOrder,
     writeScope: viaOrder,
     computed: {

@@ -306,6 +306,12 @@ export const client_order_position_labels = {
   options: 'параметры',
 } as const;
 
+/**
+ * A position search that looks like a whole tracking number (8 or more letters, digits and dashes, a digit among
+ * them) first finds the positions with exactly that waybill; only when none has it, it searches by substring.
+ */
+export const WHOLE_WAYBILL_SEARCH = /^(?=[^\d]*\d)[0-9A-Za-z-]{8,}$/;
+
 export const clientOrderPosition = defineEntityContract({
   name: 'client_order_position',
   title: 'позиции в заказах',

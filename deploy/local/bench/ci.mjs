@@ -33,7 +33,7 @@ const code = await new Promise((resolve) => {
       output += chunk;
       // the test steps and the counts, not the whole log
       for (const line of String(chunk).split('\n'))
-        if (/^\[ci\]|^\[test\] (timings|[a-z-]+:)|^tests: /.test(line)) log(line);
+        if (/^\[ci\]|^\[test\] (timings|[a-z0-9-]+:)|^tests: /.test(line)) log(line);
     });
   child.on('close', resolve);
 });

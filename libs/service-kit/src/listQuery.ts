@@ -231,8 +231,7 @@ export async function pageOf(
   base: Knex.QueryBuilder,
   o: PageOptions,
 ): Promise<{ rows: Record<string, unknown>[]; next: Pick<Cursor, 'k' | 'i'> | null }> {
-  const { rows, next } = await pageQuery(db, base, o);
-  return { rows: rows.map(({ __matches, ...row }) => row), next };
+  return pageQuery(db, base, o);
 }
 
 /** Matches of a search sorted by themselves, at most (above it the sort index is walked, ADR 0005). */

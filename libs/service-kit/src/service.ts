@@ -19,12 +19,9 @@ import {
 import { Bus } from './bus/bus';
 import { createKafka, createProducer } from './bus/kafka';
 import { InboxConsumer, type Subscription } from './bus/inbox';
-import { Outbox, OutboxRelay } from './bus/outbox';
+import { Outbox, OutboxRelay, RELAY_LANES } from './bus/outbox';
 import { serviceMetrics } from './metrics';
 import { nameCall, startTracing, traceRequests } from './tracing';
-
-/** Relay cycles at once, each with its own connection (the outbox relay's lanes). */
-const RELAY_LANES = 2;
 
 export type ServiceOptions = {
   name: ServiceName;

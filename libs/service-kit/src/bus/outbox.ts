@@ -145,6 +145,9 @@ const SEND_BYTES = 512 * 1024;
 const MARK_RETRIES = 5;
 const MARK_FIRST_RETRY_MS = 100;
 
+/** Claim → send → mark cycles a relay runs at once by default (each needs a connection of its pool). */
+export const RELAY_LANES = 2;
+
 type OutboxRow = { id: number; topic: string; key: string; event: EventEnvelope; trace: TraceCarrier | null };
 
 /**
@@ -172,7 +175,6 @@ export type RelayOptions = { pollMs?: number; batchSize?: number; leaseSeconds?:
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
-  private running = 0;
   private stopped = true;
   private pending = false;
   private readonly cycles = new Set<Promise<void>>();
@@ -194,7 +196,7 @@ export class OutboxRelay {
     this.pollMs = o.pollMs ?? 1000;
     this.batchSize = o.batchSize ?? 500;
     this.leaseSeconds = o.leaseSeconds ?? 60;
-    this.lanes = Math.max(1, o.lanes ?? 2);
+    this.lanes = Math.max(1, o.lanes ?? RELAY_LANES);
   }
 
   start() {
@@ -205,21 +207,19 @@ export class OutboxRelay {
   /** Ask for a run soon (called after a transaction that wrote events commits): a free lane starts at once. */
   kick() {
     if (this.stopped) return;
-    if (this.running >= this.lanes) {
+    if (this.cycles.size >= this.lanes) {
       this.pending = true;
       return;
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.running++;
     const cycle: Promise<void> = this.drain().finally(() => {
       this.cycles.delete(cycle);
-      this.running--;
       if (this.stopped) return;
       if (this.pending) {
         this.pending = false;
         this.kick();
-      } else if (this.running === 0) this.timer = setTimeout(() => this.kick(), this.pollMs);
+      } else if (this.cycles.size === 0) this.timer = setTimeout(() => this.kick(), this.pollMs);
     });
     this.cycles.add(cycle);
   }

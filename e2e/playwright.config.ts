@@ -7,12 +7,30 @@ import { defineConfig } from '@playwright/test';
 export const PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 10000);
 export const BASE_URL = `http://127.0.0.1:${8080 + PORT_OFFSET}`;
 
+/**
+ * Specs that read what the other specs change — the demo client's wallet balance before and after a payment,
+ * its unread count, its orders' totals — or swap a remote's files under the running system: they run after
+ * the journeys, one at a time (docs/adr/0037). One of them alone: add `--no-deps` (else the journeys run first).
+ */
+const AFTER_THE_JOURNEYS = [
+  'wallet.spec.ts',
+  'payments.spec.ts',
+  'notifications.spec.ts',
+  'reports.spec.ts',
+  'shipOneRemote.spec.ts',
+];
+
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // the journeys make their own records: two spec files at a time, each in its own browser
+  workers: 2,
+  projects: [
+    { name: 'journeys', testIgnore: AFTER_THE_JOURNEYS },
+    { name: 'after the journeys', testMatch: AFTER_THE_JOURNEYS, workers: 1, dependencies: ['journeys'] },
+  ],
   retries: 0,
   outputDir: 'test-results',
   reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],

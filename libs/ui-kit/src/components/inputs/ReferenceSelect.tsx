@@ -88,6 +88,8 @@ export function ReferenceSelect(props: Single | Multiple) {
   };
 
   const rows = data?.items ?? [];
+  // the rows shown are not yet those of the typed text: a click now could land on a row about to move
+  const settling = search !== debounced || isFetching;
   const menu = (
     <div className="caravan-ref-menu">
       <InputGroup
@@ -99,7 +101,7 @@ export function ReferenceSelect(props: Single | Multiple) {
         aria-label={t('common.search')}
         rightElement={isFetching ? <Spinner size={16} /> : undefined}
       />
-      <Menu>
+      <Menu aria-busy={settling}>
         {error ? (
           <MenuItem disabled text={(error as { message?: string }).message ?? MESSAGES.somethingWentWrong} />
         ) : rows.length === 0 && !isFetching ? (

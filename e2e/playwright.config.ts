@@ -9,10 +9,12 @@ export const BASE_URL = `http://127.0.0.1:${8080 + PORT_OFFSET}`;
 
 /**
  * Specs that read what the other specs change — the demo client's wallet balance before and after a payment,
- * its unread count, its orders' totals — or swap a remote's files under the running system: they run after
- * the journeys, one at a time (docs/adr/0037). One of them alone: add `--no-deps` (else the journeys run first).
+ * its unread count, its orders' totals, the demo operator's client list and carrier data (which
+ * directories.spec edits) — or swap a remote's files under the running system: they run after the journeys,
+ * one at a time (docs/adr/0037). One of them alone: add `--no-deps` (else the journeys run first).
  */
 const AFTER_THE_JOURNEYS = [
+  'carriers.spec.ts',
   'wallet.spec.ts',
   'payments.spec.ts',
   'notifications.spec.ts',

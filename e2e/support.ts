@@ -82,8 +82,8 @@ export const listSearch = (page: Page) => list(page).getByRole('textbox', { name
 
 /**
  * Picks a row from the reference select that `trigger` opens: the one open popover, its search, the
- * row once the list holds the search's rows; then waits until the popover is gone, so that no closing popover's 'поиск' box is still on screen
- * when the next step looks for one.
+ * row once the list holds the search's rows; then waits until the popover is gone, so that no closing
+ * popover's 'поиск' box is still on screen when the next step looks for one.
  */
 export async function pick(page: Page, trigger: Locator, search: string | null, option: string) {
   const popover = page.locator('.caravan-ref-menu');

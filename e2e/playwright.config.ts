@@ -7,32 +7,14 @@ import { defineConfig } from '@playwright/test';
 export const PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 10000);
 export const BASE_URL = `http://127.0.0.1:${8080 + PORT_OFFSET}`;
 
-/**
- * Specs that read what the other specs change — the demo client's wallet balance before and after a payment,
- * its unread count, its orders' totals, the demo operator's client list and carrier data (which
- * directories.spec edits) — or swap a remote's files under the running system: they run after the journeys,
- * one at a time (docs/adr/0037). One of them alone: add `--no-deps` (else the journeys run first).
- */
-const AFTER_THE_JOURNEYS = [
-  'carriers.spec.ts',
-  'wallet.spec.ts',
-  'payments.spec.ts',
-  'notifications.spec.ts',
-  'reports.spec.ts',
-  'shipOneRemote.spec.ts',
-];
-
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // the journeys make their own records: two spec files at a time, each in its own browser
-  workers: 2,
-  projects: [
-    { name: 'journeys', testIgnore: AFTER_THE_JOURNEYS },
-    { name: 'after the journeys', testMatch: AFTER_THE_JOURNEYS, workers: 1, dependencies: ['journeys'] },
-  ],
+  // one spec file at a time: the specs share the demo users, and two side by side broke each other's
+  // checks of those users' data (docs/adr/0037)
+  workers: 1,
   retries: 0,
   outputDir: 'test-results',
   reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],

@@ -476,12 +476,11 @@ export class EntityStore {
         const exact = this.exactMatches(db, identity, params, catalog, search);
         const found = exact && (await this.searchFirstPage(db, exact, options));
         if (found && found.count.total > 0) return reply(found.page, found.count);
-        return await this.searchFirstPage(db, filtered, options).then(async (first) =>
-          first
-            ? reply(first.page, first.count)
-            : // more matches than a sort of them is worth: the sort index is walked (ADR 0005)
-              reply(...(await Promise.all([pageOf(db, filtered, options), countOf(db, filtered)]))),
-        );
+        const first = await this.searchFirstPage(db, filtered, options);
+        if (first) return reply(first.page, first.count);
+        // more matches than a sort of them is worth: the sort index is walked (ADR 0005)
+        const [page, count] = await Promise.all([pageOf(db, filtered, options), countOf(db, filtered)]);
+        return reply(page, count);
       }
       // A later page of a search reports the first page's count (its cursor carries it): when that count was
       // exact, the page is sorted from the matches again, fenced by OFFSET 0 (ADR 0005); else the index is walked.

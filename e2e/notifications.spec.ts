@@ -28,10 +28,7 @@ test('the client on the order card sees the badge rise when the operator moves t
   const order = await ok(page, 'client_order_get_by_id', { id: orderId });
   await page.goto(`/client_order/${orderId}`);
   await expect(page.getByTestId('order-stage')).toHaveText('сформирован');
-  // the client reads what the demo data and the other specs told them first: over 99 the badge shows 99
-  // and could not be seen to rise
-  await ok(page, 'notification_mark_all_read', {});
-  // what is unread now (a late notice of the order just made, if any): the bell shows it
+  // what the client had unread before (the demo data's top-ups, earlier tests): the bell shows it
   const me = await ok(page, 'user_current', {});
   const mine = await ok(page, 'notification_list', {
     per_page: 1,
@@ -41,7 +38,7 @@ test('the client on the order card sees the badge rise when the operator moves t
     ],
   });
   const before = mine.total as number;
-  await expect.poll(() => unread(page)).toBe(before);
+  await expect.poll(() => unread(page)).toBe(Math.min(before, 99));
 
   // the operator, in a browser of their own, checks the goods and asks for payment
   const operator = await (await browser.newContext()).newPage();

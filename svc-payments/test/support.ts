@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 import { IDENTITY_HEADER, type Identity } from '@caravan/contracts';
 import {
   callService,
   DEV_IDENTITY_SECRET,
   eventually,
+  freePort,
   signIdentity,
   startService,
   type RunningService,
@@ -21,13 +21,7 @@ export const sandboxMerchant = {
   secret: acquirerConfig({}).MODULBANK_SECRET,
 };
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 /** A svc-payments on a free port, on its own topic prefix, whose bank calls back to `PUBLIC_URL`. */
 export async function startPayments(name: string, env: Record<string, string> = {}) {

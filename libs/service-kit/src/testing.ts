@@ -46,15 +46,39 @@ export async function eventually<T>(
   }
 }
 
-/** A port nothing listens on right now (for a child process that must keep its port across restarts). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
+/**
+ * Test ports come from a slice of their own per jest worker, below the kernel's ephemeral range
+ * (32768–60999 here): a port probed free stays free until our child listens, since no socket that asks
+ * the kernel for any port (`listen(0)`, an outgoing connection) is ever given one from there, and the
+ * other worker allocates from its own slice. Ephemeral probing raced with the other worker's services.
+ */
+const PORT_SLICE = 1000;
+const PORT_SLICES_BASE = 21000;
+const portSlice = () => {
+  const worker = Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1));
+  return PORT_SLICES_BASE + ((worker - 1) % 8) * PORT_SLICE;
+};
+/** Where this module starts in its slice: random, so test files run one after another in a worker
+ * do not try the ports an earlier file's processes may still be leaving. */
+let nextInSlice = Math.floor(Math.random() * PORT_SLICE);
+
+const listensFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/** A port nothing listens on right now and no other allocation of this worker will hand out again (for a
+ * child process, or one that must keep its port across restarts). */
+export async function freePort() {
+  const base = portSlice();
+  for (let tried = 0; tried < PORT_SLICE; tried++) {
+    const port = base + (nextInSlice++ % PORT_SLICE);
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + PORT_SLICE - 1}`);
+}
 
 /**
  * A service as its own process, as `npm start` runs it (the built `main`, e.g.

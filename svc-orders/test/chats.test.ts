@@ -134,6 +134,27 @@ describe('messages', () => {
     expect(reply.result.files).toEqual([{ file: file!.file, name: 'waybill.txt', deleted: false }]);
   });
 
+  it('refuse a link that is not a file uploaded here, and keep the message as it was', async () => {
+    const before = await messageCount();
+    const outside = [
+      { file: 'javascript:alert(document.cookie)', name: 'счёт.pdf' },
+      { file: 'https://evil.example/phish.exe', name: 'накладная.pdf' },
+      // the shape of ours, but nothing was uploaded under this id
+      { file: '/api/files/0b6c1b2e-0000-4000-8000-000000000000.pdf', name: 'накладная.pdf' },
+    ];
+    for (const file of outside)
+      expect(await say('файл', who.clientA, { files: [file] })).toEqual(refused(CHAT_MESSAGES.notUploaded));
+    expect(await messageCount()).toBe(before);
+
+    // nor slipped into a message already sent
+    const sent = (await say('вот накладная', who.clientA)).result;
+    const stored = await world.stored('chat_message', sent.id);
+    expect(
+      await world.call('chat_message_update', { id: sent.id, files: [outside[1]] }, who.clientA),
+    ).toEqual(refused(CHAT_MESSAGES.notUploaded));
+    expect(await world.stored('chat_message', sent.id)).toEqual(stored);
+  });
+
   it('another client or operator can neither read nor write them; nothing is stored', async () => {
     const before = await messageCount();
     for (const stranger of [who.clientB, who.operatorB]) {

@@ -207,6 +207,33 @@ describe('who reaches a task', () => {
     expect(await world.stored('task', task.id)).toEqual(before);
   });
 
+  it('its responsible finishes it but neither hands it on nor deletes it; the author and an admin may', async () => {
+    // set by operator A2 for operator A
+    const given = (await world.call('task_update', newTask({ content: 'сверить вес' }), who.operatorA2))
+      .result;
+    const before = await world.stored('task', given.id);
+    // the responsible (operator A) tries to hand it back to its author, to reword it, to delete it
+    for (const change of [{ executor_id: who.operatorA2.user_id }, { content: 'не буду' }, { deleted: true }])
+      expect(await world.call('task_update', { id: given.id, ...change }, who.operatorA)).toEqual(
+        refused(TASK_MESSAGES.mayNotChange),
+      );
+    expect(await world.stored('task', given.id)).toEqual(before);
+    // what the task's card offers the responsible follows the same rule
+    const seen = await world.call('task_get_by_id', { id: given.id }, who.operatorA);
+    expect(seen.result._rights).toEqual({ write: false, delete: false });
+    const authors = await world.call('task_get_by_id', { id: given.id }, who.operatorA2);
+    expect(authors.result._rights).toEqual({ write: true, delete: true });
+
+    const reworded = await world.call(
+      'task_update',
+      { id: given.id, content: 'сверить вес и объём' },
+      who.operatorA2,
+    );
+    expect(reworded.result.content).toBe('сверить вес и объём');
+    const deleted = await world.call('task_update', { id: given.id, deleted: true }, who.admin);
+    expect(deleted.result.deleted).toBe(true);
+  });
+
   it('the task stays on its order', async () => {
     const other = await world.draftOrder();
     expect(await world.call('task_update', { id: task.id, table_id: other.id }, who.operatorA)).toEqual(
@@ -268,7 +295,7 @@ describe('finishing a task', () => {
     expect(await finish({ result: 'ещё раз', success_rate: 1 }, who.operatorA)).toEqual(
       refused(TASK_MESSAGES.alreadyFinished),
     );
-    expect(await world.call('task_update', { id: task.id, content: 'другое' }, who.operatorA)).toEqual(
+    expect(await world.call('task_update', { id: task.id, content: 'другое' }, who.operatorA2)).toEqual(
       refused(TASK_MESSAGES.finished),
     );
     expect(await world.stored('task', task.id)).toEqual(finished);

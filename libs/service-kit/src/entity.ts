@@ -116,6 +116,11 @@ export type EntityDefinition = {
   may?: { create?: AccessRule; change?: AccessRule; delete?: AccessRule };
   /** Why this stored row may not be deleted by anyone (a wallet holding money), or null: `_rights` and the delete agree. */
   undeletable?(row: Record<string, unknown>): string | null;
+  /**
+   * Why this user may not change or delete this stored row although it is within their write scope (a task:
+   * only its author or an admin), or null: `_rights` and the write agree.
+   */
+  rowChangeRefusal?(identity: Identity, row: Record<string, unknown>): string | null;
   /** Values a create takes from the writer when the call does not give them (the owner of a new warehouse). */
   createDefaults?(identity: Identity): Record<string, unknown>;
   /** The entity's own rules, checked inside the write's transaction; throw a BusinessError to refuse. */
@@ -573,9 +578,12 @@ export class EntityStore {
 
   /** What the identity may do with one row: the same scope and rules `_update` applies. */
   async rights(db: Db, identity: Identity, id: number): Promise<Rights> {
-    const { write, may = {}, undeletable } = this.def;
-    const reaches = allows(identity, write) && (await this.reaches(db, identity, id, 'write'));
-    const row = undeletable ? await db(this.table).where({ id }).first() : null;
+    const { write, may = {}, undeletable, rowChangeRefusal } = this.def;
+    const row = undeletable || rowChangeRefusal ? await db(this.table).where({ id }).first() : null;
+    const reaches =
+      allows(identity, write) &&
+      (await this.reaches(db, identity, id, 'write')) &&
+      !(row && rowChangeRefusal?.(identity, row));
     return {
       write: reaches && allows(identity, may.change ?? write),
       delete: reaches && allows(identity, may.delete ?? may.change ?? write) && !(row && undeletable?.(row)),
@@ -688,6 +696,8 @@ export class EntityStore {
       const toggles = deleted !== undefined && deleted !== row.deleted;
       if (toggles) changes.push(['deleted', row.deleted, deleted]);
       if (!changes.length) return this.get(trx, identity, id);
+      const refusal = this.def.rowChangeRefusal?.(identity, row);
+      if (refusal) throw new BusinessError(refusal);
       if (toggles) this.assertMay(identity, 'delete');
       const kept = toggles && deleted ? this.def.undeletable?.(row) : null;
       if (kept) throw new BusinessError(kept);

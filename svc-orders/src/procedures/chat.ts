@@ -11,6 +11,7 @@ import {
   type ChatUnread,
   type Identity,
   NoParams,
+  uploadedFileId,
 } from '@caravan/contracts';
 import {
   applyOwnership,
@@ -92,9 +93,23 @@ async function messageRules({ trx, identity, prev, next, given }: RuleContext) {
     if (!owner || owner.deleted || (!isAdmin(identity) && !ownsValues(identity, ORDER_OWNERS, owner)))
       throw new BusinessError(CHAT_MESSAGES.chatMissing);
   }
-  const files = (next.files as { deleted?: boolean }[] | undefined) ?? [];
+  const files = (next.files as { file: string; deleted?: boolean }[] | undefined) ?? [];
   if (String(next.title ?? '') === '' && !files.some((f) => !f.deleted) && !(prev && given.deleted === true))
     throw new BusinessError(CHAT_MESSAGES.empty);
+  if ('files' in given) await assertUploaded(trx, files);
+}
+
+/**
+ * A message's files are files uploaded here (`/api/upload_file`), never an outside link dressed as a file
+ * (the other side opens it from the chat as ours).
+ */
+async function assertUploaded(trx: Db, files: readonly { file: string; deleted?: boolean }[]) {
+  const ids = files.filter((f) => !f.deleted).map((f) => uploadedFileId(f.file));
+  if (ids.some((id) => id === null)) throw new BusinessError(CHAT_MESSAGES.notUploaded);
+  const wanted = [...new Set(ids as string[])];
+  if (!wanted.length) return;
+  const found = await trx('file').whereIn('id', wanted).count<{ count: string }[]>('id as count');
+  if (Number(found[0]!.count) !== wanted.length) throw new BusinessError(CHAT_MESSAGES.notUploaded);
 }
 
 /**

@@ -56,7 +56,8 @@ function assertRequired(next: Record<string, unknown>) {
 /**
  * Task rules (docs/adr/0023): staff set tasks on orders they reach, for a staff member who reaches the
  * order too; the deadline lies ahead; the order and the author never change; a finished task is kept
- * as it was finished (it may still be deleted or restored).
+ * as it was finished (it may still be deleted or restored). Only its author or an admin changes or
+ * deletes it (`rowChangeRefusal` below).
  */
 async function taskRules({ trx, identity, prev, next, given }: RuleContext) {
   if (prev) {
@@ -103,6 +104,9 @@ export function registerTask(kit: ServiceKit): EntityStore {
       overdue: { sql: 'task.finished_at is null and task.deadline < now()', kind: 'boolean' },
     },
     createDefaults: (identity) => ({ author_id: identity.user_id }),
+    // the responsible finishes a task (task_action_to_finished); handing it on or deleting it is the author's
+    rowChangeRefusal: (identity, row) =>
+      isAdmin(identity) || Number(row.author_id) === identity.user_id ? null : TASK_MESSAGES.mayNotChange,
     rules: taskRules,
     topic: ENTITY_TOPICS.task,
   });

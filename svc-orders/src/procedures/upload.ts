@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { fail, ok, UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, type UploadedFile } from '@caravan/contracts';
+import {
+  fail,
+  ok,
+  UPLOAD_MAX_BYTES,
+  UPLOAD_MESSAGES,
+  UPLOADED_FILES_PATH,
+  type UploadedFile,
+} from '@caravan/contracts';
 import type { IdentifiedRequest, ServiceKit } from '@caravan/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
@@ -98,7 +105,7 @@ export function registerUploads(kit: ServiceKit) {
     });
     await kit.db('file').insert(stored);
     const result: UploadedFile[] = stored.map((s) => ({
-      file: `/api/files/${storedName(s.id, s.name)}`,
+      file: `${UPLOADED_FILES_PATH}${storedName(s.id, s.name)}`,
       name: s.name,
       size: s.size,
       mime: s.mime,

@@ -178,6 +178,21 @@ describe('filters the columns cannot answer', () => {
     expect(await call('city_list', { where_param: [condition] })).toMatchObject({ ok: false, message });
   };
 
+  it('names the list parameters and a condition’s parts by words, not by their internal names', async () => {
+    expect(await call('city_list', { per_page: 'десять' })).toMatchObject({
+      ok: false,
+      message: "неверное значение поля 'строк на странице': ожидается число",
+    });
+    expect(await call('city_list', { where_param: [{ field: 'title', op: 'похоже' }] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("'условие №1: сравнение'"),
+    });
+    expect(await call('city_list', { filters: { title: ['Москва'] } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("'фильтр: название'"),
+    });
+  });
+
   it("says 'contains' needs a list field, naming the field by its label (not a 500)", async () => {
     await refused(
       { field: 'title', op: 'contains', value: 'Москва' },

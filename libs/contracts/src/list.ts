@@ -61,6 +61,27 @@ export const ListParams = z.strictObject({
 });
 export type ListParams = z.infer<typeof ListParams>;
 
+/** The list parameters by the words of the list page, for refusals ('неверное значение поля «строк на странице»…'). */
+export const LIST_PARAM_LABELS: Readonly<Record<keyof ListParams, string>> = {
+  page: 'страница',
+  per_page: 'строк на странице',
+  deleted: 'удалённые',
+  order_by: 'сортировка',
+  search: 'поиск',
+  search_text: 'поиск',
+  filters: 'фильтр',
+  where_param: 'условие',
+  where_raw: 'условие отбора',
+  read: 'прочитанные',
+  cursor: 'ссылка на следующую страницу',
+};
+/** The parts of one `where_param` condition. */
+export const WHERE_CONDITION_LABELS: Readonly<Record<keyof WhereCondition, string>> = {
+  field: 'поле',
+  op: 'сравнение',
+  value: 'значение',
+};
+
 /** Counts stop here: an exact count of a million rows costs a scan, "more than 1000" does not. */
 export const LIST_COUNT_CAP = 1000;
 

@@ -7,14 +7,17 @@ import {
   BASE_COLUMN_LABELS,
   GetByIdParams,
   LIST_MESSAGES,
+  LIST_PARAM_LABELS,
   HistoryParams,
   ListParams,
   MESSAGES,
   NEW_ID,
   parseRawWhere,
   RawWhereError,
+  WHERE_CONDITION_LABELS,
   type EntityChanged,
   type EntityContract,
+  type FieldLabels,
   type HistoryEntry,
   type Identity,
   type ListResult,
@@ -963,6 +966,12 @@ export const linkedIds = (
   kind: 'numbers',
 });
 
+/** The labels of a list call's refusals: its parameters, a condition's parts, the fields a filter names. */
+const listLabels = (fields: Readonly<Record<string, string>>): FieldLabels => ({
+  labels: { ...fields, ...LIST_PARAM_LABELS },
+  itemLabels: { where_param: WHERE_CONDITION_LABELS, filters: fields },
+});
+
 /** Registers `<entity>_list`, `_get_by_id`, `_update` and `_history` for one entity. */
 export function registerEntity(registry: ProcedureRegistry, def: EntityDefinition): EntityStore {
   const store = new EntityStore(def);
@@ -972,6 +981,7 @@ export function registerEntity(registry: ProcedureRegistry, def: EntityDefinitio
     .register({
       name: `${store.name}_list`,
       params: listParams,
+      labels: listLabels(def.contract.labels),
       access: def.read,
       handler: async (ctx, p) => {
         const page = await store.list(ctx.db, ctx.identity, p as ListParams & Record<string, unknown>);

@@ -11,6 +11,7 @@ import { notificationTables } from './070_notification';
 import { taskMigration } from './080_task';
 import { chatMigration } from './081_chat';
 import { notificationDelivery } from './100_notification_delivery';
+import { telegramSender } from './110_telegram_sender';
 
 export const migrations: Migration[] = [
   {
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   taskMigration,
   chatMigration,
   notificationDelivery,
+  telegramSender,
 ];

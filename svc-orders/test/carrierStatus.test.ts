@@ -1,6 +1,7 @@
 import {
   CARRIER_EVENTS,
   carrierStatusLabel,
+  PHOTO_REVIEW_MESSAGES,
   SHIPMENT_TOPIC,
   stageForCarrierStatus,
   type CarrierStatusChanged,
@@ -382,6 +383,15 @@ describe("the client's answer to the warehouse photos (client_order_position_pho
       }),
     ]);
     expect(new Date(tasks[0].deadline).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    // asked again about the same photos (the card no longer offers it): refused, no second task for the operator
+    for (const answer of ['more', 'accepted'] as const)
+      expect(await review(withPhotos.id, answer, 'ещё раз снимите подошву')).toEqual(
+        refused(PHOTO_REVIEW_MESSAGES.alreadyAnswered),
+      );
+    expect((await optionsOf(withPhotos.id)).photo_review).toEqual(saved);
+    expect(await w.orders.db('task').where({ table_name: 'client_order', table_id: order.id })).toHaveLength(
+      1,
+    );
 
     // a save of the options keeps the answer; no save may forge another
     await w.call('client_order_position_update', {

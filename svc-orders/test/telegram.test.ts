@@ -1,4 +1,11 @@
-import { EVENT_TYPES, IDENTITY_TOPIC, MESSAGES, TELEGRAM_MESSAGES, type Identity } from '@caravan/contracts';
+import {
+  EVENT_TYPES,
+  IDENTITY_TOPIC,
+  MESSAGES,
+  TELEGRAM_MESSAGES,
+  TELEGRAM_SENDS_PER_MINUTE,
+  type Identity,
+} from '@caravan/contracts';
 import { createLogger, eventually, identityOf } from '@caravan/service-kit';
 import { TelegramClient } from '../src/adapters/telegram';
 import { startTelegramSandbox, type TelegramSandbox } from '../src/adapters/telegram/sandbox';
@@ -344,6 +351,28 @@ describe('client_order_tg_send', () => {
     expect(
       await w.call('client_order_tg_send', { id: orderA.id, msg: 'Товар в пути' }, users.operatorA),
     ).toEqual(refused(TELEGRAM_MESSAGES.noTelegramId));
+  });
+
+  it(`lets one sender write to one recipient at most ${TELEGRAM_SENDS_PER_MINUTE} times a minute; the next is refused, unsent`, async () => {
+    // the client already wrote to operator A's user in this minute (above): fill the minute up to the limit
+    const mine = () =>
+      w.orders
+        .db('telegram_message')
+        .where({ sender_user_id: users.clientA.user_id, recipient_user_id: users.operatorA.user_id })
+        .where('created_at', '>', w.orders.db.raw("now() - interval '1 minute'"));
+    let n = (await mine()).length;
+    for (; n < TELEGRAM_SENDS_PER_MINUTE; n++)
+      expect(
+        await w.call('client_order_tg_send', { id: orderA.id, msg: `Вопрос номер ${n + 1}` }, users.clientA),
+      ).toMatchObject({ ok: true });
+    const said = botSaid(chats.operatorA).length;
+    const stored = (await messagesOf(orderA.id)).length;
+    expect(
+      await w.call('client_order_tg_send', { id: orderA.id, msg: 'Ещё один вопрос' }, users.clientA),
+    ).toEqual(refused(TELEGRAM_MESSAGES.tooOften));
+    expect(botSaid(chats.operatorA)).toHaveLength(said);
+    expect(await messagesOf(orderA.id)).toHaveLength(stored);
+    expect((await mine()).length).toBe(TELEGRAM_SENDS_PER_MINUTE);
   });
 });
 

@@ -18,6 +18,7 @@ export const PHOTO_REVIEW_MESSAGES = {
   moreRequested: 'просьба о новых фото передана оператору',
   morePhotosTask: (title: string, comment: string) => `клиент просит ещё фото позиции «${title}»: ${comment}`,
   byItsButtons: 'ответ на фото со склада даётся кнопками «принять фото» и «нужны ещё фото»',
+  alreadyAnswered: 'на эти фото уже дан ответ; ответить можно будет на новые фото со склада',
 } as const;
 
 export const PhotoReview = z.strictObject({

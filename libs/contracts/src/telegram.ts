@@ -12,6 +12,8 @@ import { specMessage } from './validation';
 export const TELEGRAM_MESSAGE_MIN = 5;
 /** Telegram's own limit for one message's text (vendor-apis §7), less the order's heading we put above it. */
 export const TELEGRAM_MESSAGE_MAX = 3500;
+/** Messages one user may write to one recipient from the order card in a minute (a flood of staff, the bot's budget). */
+export const TELEGRAM_SENDS_PER_MINUTE = 5;
 /** How long a link code from /profile is good for. */
 export const TELEGRAM_CODE_MINUTES = 15;
 /** Link codes: 8 characters of an alphabet without look-alikes (0/O, 1/I/L). */
@@ -34,6 +36,7 @@ export const TELEGRAM_MESSAGES = {
   rateLimited: (seconds: number) =>
     `Telegram просит подождать ${seconds} с: сообщение не отправлено, повторите позже`,
   unavailable: (reason: string) => `Telegram не принял сообщение (${reason}): повторите позже`,
+  tooOften: `одному получателю можно написать в Telegram не больше ${TELEGRAM_SENDS_PER_MINUTE} сообщений в минуту: подождите минуту и отправьте снова`,
   notLinked: 'Telegram не привязан',
   unlinked: 'Telegram отвязан',
   /** What the bot answers in the chat. */

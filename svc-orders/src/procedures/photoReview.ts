@@ -3,6 +3,7 @@ import {
   isAdmin,
   livePhotos,
   MESSAGES,
+  photosAwaitReview,
   PHOTO_REVIEW_MESSAGES,
   PHOTO_REVIEW_PARAM_LABELS,
   PositionPhotoReviewParams,
@@ -48,6 +49,10 @@ export function registerPhotoReview(
         if (!row || row.deleted) throw new BusinessError(MESSAGES.notFound);
         const files = livePhotos(row.warehouse_images as Attachment[]);
         if (!files.length) throw new BusinessError(PHOTO_REVIEW_MESSAGES.noPhotos);
+        // as the card offers the buttons: once per set of photos (a repeated 'more' would task the operator again)
+        const answered = (row.options as { photo_review?: PhotoReview } | null)?.photo_review;
+        if (!photosAwaitReview(row.warehouse_images as Attachment[], answered))
+          throw new BusinessError(PHOTO_REVIEW_MESSAGES.alreadyAnswered);
         const review: PhotoReview = {
           answer: p.answer,
           comment: p.comment,

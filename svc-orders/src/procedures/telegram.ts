@@ -3,6 +3,7 @@ import {
   MESSAGES,
   TelegramLinkGetParams,
   TELEGRAM_MESSAGES,
+  TELEGRAM_SENDS_PER_MINUTE,
   TG_SEND_LABELS,
   TgRecipientParams,
   TgSendParams,
@@ -10,7 +11,7 @@ import {
   type TgRecipient,
   NoParams,
 } from '@caravan/contracts';
-import { BusinessError, type EntityStore, type ServiceKit } from '@caravan/service-kit';
+import { BusinessError, type Db, type EntityStore, type ServiceKit } from '@caravan/service-kit';
 import type { TelegramSetup } from '../adapters/telegram';
 import { failureReason, type SendOutcome } from '../adapters/telegram/client';
 import {
@@ -25,6 +26,19 @@ import {
 type OrderRow = { id: number; title: unknown; client_id: number; operator_id: number };
 
 /** Why nothing was delivered, in the user's words: the first recipient's outcome speaks for all. */
+/** Nothing is sent when any recipient already had TELEGRAM_SENDS_PER_MINUTE messages from this sender in the last minute. */
+async function assertNotTooOften(db: Db, senderId: number, recipientIds: readonly number[]) {
+  const busiest = (await db('telegram_message')
+    .where('sender_user_id', senderId)
+    .whereIn('recipient_user_id', recipientIds)
+    .where('created_at', '>', db.raw("now() - interval '1 minute'"))
+    .groupBy('recipient_user_id')
+    .select(db.raw('count(*)::int as n'))
+    .orderBy('n', 'desc')
+    .first()) as { n: number } | undefined;
+  if ((busiest?.n ?? 0) >= TELEGRAM_SENDS_PER_MINUTE) throw new BusinessError(TELEGRAM_MESSAGES.tooOften);
+}
+
 function notDelivered(outcomes: SendOutcome[]): BusinessError {
   const limited = outcomes.find((o) => o.kind === 'rate_limited');
   if (limited?.kind === 'rate_limited')
@@ -67,6 +81,11 @@ export function registerTelegram(
         const { users } = await telegramRecipients(ctx.db, order, ctx.identity);
         const to = telegram_id ? users.filter((u) => String(u.chatId) === telegram_id) : users;
         if (!to.length) throw new BusinessError(TELEGRAM_MESSAGES.noTelegramId);
+        await assertNotTooOften(
+          ctx.db,
+          ctx.identity.user_id,
+          to.map((u) => u.userId),
+        );
         const text = orderMessageText(order, ctx.identity, msg);
         const outcomes: SendOutcome[] = [];
         for (const user of to) {

@@ -170,10 +170,11 @@ async function summaryIn(db: Db, identity: Identity, f: ReportFilters): Promise<
       'client_id',
       db.raw(`to_char(month, 'YYYY-MM') as month`),
       'stage',
-      db.raw('sum(n)::int as order_count'),
-      db.raw('round(sum(product), 2)::text as product_price_sum'),
-      db.raw('round(sum(price - product), 2)::text as delivery_price_sum'),
-      db.raw('round(sum(price), 2)::text as total_sum'),
+      // coalesce: the grand total's set () answers one row even when no order matches, with null sums
+      db.raw('coalesce(sum(n), 0)::int as order_count'),
+      db.raw('round(coalesce(sum(product), 0), 2)::text as product_price_sum'),
+      db.raw('round(coalesce(sum(price - product), 0), 2)::text as delivery_price_sum'),
+      db.raw('round(coalesce(sum(price), 0), 2)::text as total_sum'),
     )
     .groupByRaw('grouping sets ((client_id), (x.month), (stage), ())')) as GroupRow[];
 

@@ -337,6 +337,8 @@ export async function startGateway(env?: Record<string, string | undefined>) {
     });
   });
 
+  /** The call's path as Express would route it: a query string or a trailing slash change nothing. */
+  const CALL_PATH = /^\/api\/call_pg_func\/?(\?.*)?$/;
   const CallBody = z.object({ method: z.string().min(1).max(100), params: z.unknown().optional() });
   /**
    * `call_pg_func`, the hot path, on plain Node objects ahead of every Express middleware: the cached
@@ -431,7 +433,7 @@ export async function startGateway(env?: Record<string, string | undefined>) {
 
   const http = await listen(
     traceRequests((req: IncomingMessage, res: ServerResponse) => {
-      if (req.method === 'POST' && req.url === '/api/call_pg_func')
+      if (req.method === 'POST' && CALL_PATH.test(req.url ?? ''))
         handleCall(req, res).catch((err) => answerFailedCall(req, res, err));
       else void app(req, res);
     }),

@@ -122,6 +122,20 @@ describe('forwarding whatever the request looks like', () => {
     agent.destroy();
   });
 
+  it('answers a call whatever follows the path: a query string or a trailing slash', async () => {
+    const agent = new Agent();
+    for (const path of ['/api/call_pg_func?x=1', '/api/call_pg_func/']) {
+      const headers = { 'content-type': 'application/json', 'auth-token': client1 };
+      const res = await raw(agent, path, headers, callBody('client_list'));
+      expect({ path, status: res.status, ok: JSON.parse(res.body).ok }).toEqual({
+        path,
+        status: 200,
+        ok: true,
+      });
+    }
+    agent.destroy();
+  });
+
   it('accepts a token in the query only on the SSE path', async () => {
     const agent = new Agent();
     const res = await raw(agent, `/api/user_current?authToken=${client1}`, {}, undefined, 'GET');

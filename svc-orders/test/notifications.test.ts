@@ -559,6 +559,11 @@ describe('reading', () => {
         refused('уведомления создаются только событиями заказов и платежей; изменить их нельзя'),
       );
     expect((await w.stored('notification', row.id)).message).toBe(row.message);
+    // and the card offers the admin neither a save nor a delete
+    expect((await w.call('notification_get_by_id', { id: row.id })).result._rights).toEqual({
+      write: false,
+      delete: false,
+    });
   });
 });
 

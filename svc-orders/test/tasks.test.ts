@@ -234,6 +234,18 @@ describe('who reaches a task', () => {
     expect(deleted.result.deleted).toBe(true);
   });
 
+  it('a result is given only by finishing: the save names the field, not its internal name', async () => {
+    const before = await world.stored('task', task.id);
+    expect(
+      await world.call(
+        'task_update',
+        { id: task.id, result: 'готово', finished_at: inDays(0) },
+        who.operatorA,
+      ),
+    ).toEqual(refused(`${MESSAGES.readOnlyField('результат')}, ${MESSAGES.readOnlyField('завершена')}`));
+    expect(await world.stored('task', task.id)).toEqual(before);
+  });
+
   it('the task stays on its order', async () => {
     const other = await world.draftOrder();
     expect(await world.call('task_update', { id: task.id, table_id: other.id }, who.operatorA)).toEqual(

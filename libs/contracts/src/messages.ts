@@ -11,6 +11,7 @@ export const MESSAGES = {
   fieldRequiredInDialog: (label: string) => `не заполнено поле: ${label}`,
   unknownMethod: (method: string) => `неизвестный метод '${method}'`,
   unknownField: (field: string) => `неизвестное поле '${field}'`,
+  readOnlyField: (label: string) => `поле '${label}' заполняет система: его нельзя задать вручную`,
   invalidField: (field: string, detail: string) => `неверное значение поля '${field}': ${detail}`,
   invalidParams: 'неверные параметры запроса',
   notFound: 'запись не найдена',

@@ -641,7 +641,15 @@ export class EntityStore {
 
   private rejectUnknown(fields: Record<string, unknown>) {
     const unknown = Object.keys(fields).filter((k) => !this.fieldNames.includes(k));
-    if (unknown.length) throw new BusinessError(unknown.map((k) => MESSAGES.unknownField(k)).join(', '));
+    if (unknown.length) throw new BusinessError(unknown.map((k) => this.notWritable(k)).join(', '));
+  }
+
+  /** A column the row has but `_update` never writes (a balance, a task's result) is named by its label as such. */
+  private notWritable(field: string): string {
+    const label = this.labelOf(field);
+    return this.columns.includes(field) && label !== field
+      ? MESSAGES.readOnlyField(label)
+      : MESSAGES.unknownField(field);
   }
 
   /** Values as the driver stores them: jsonb fields as JSON text (node-pg would send a JS list as a SQL array). */

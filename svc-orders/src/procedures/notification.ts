@@ -84,6 +84,8 @@ export function registerNotification(kit: ServiceKit, env: Record<string, string
     rules: () => {
       throw new BusinessError(NOTIFICATION_MESSAGES.byEventsOnly);
     },
+    // so `_rights` tells the admin's card the same: no save, no delete
+    rowChangeRefusal: () => NOTIFICATION_MESSAGES.byEventsOnly,
     topic: ENTITY_TOPICS.notification,
   });
 

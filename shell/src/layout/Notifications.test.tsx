@@ -1,4 +1,4 @@
-import { listOf, Refusal, renderInWorld, USERS, type Answers } from '@caravan/ui-kit/testing';
+import { listOf, locationNow, Refusal, renderInWorld, USERS, type Answers } from '@caravan/ui-kit/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { badgeText, NotificationCenter } from './Notifications';
@@ -119,13 +119,15 @@ test('the detail dialog shows the order as it is now with its link, and marks th
   expect(await badge()).toHaveTextContent('1');
 });
 
-test('the order link goes to the order card', async () => {
+test('the order link goes to the order card and closes the drawer', async () => {
   const { answers } = server();
-  renderInWorld(<NotificationCenter user={USERS.client} />, { user: USERS.client, answers });
+  // the bell stays on every page, as in the header
+  renderInWorld(<NotificationCenter user={USERS.client} />, { user: USERS.client, answers, path: '*' });
   const drawer = await openDrawer();
   await userEvent.click((await within(drawer).findAllByText('заказ отправлен в РФ'))[0]!);
   await userEvent.click(await screen.findByTestId('notification-open-order'));
-  expect(await screen.findByTestId('elsewhere')).toBeInTheDocument();
+  await waitFor(() => expect(locationNow()).toBe('/client_order/12'));
+  await waitFor(() => expect(screen.queryByTestId('notification-drawer')).not.toBeInTheDocument());
 });
 
 test('a refusal to mark read is shown; the notification stays', async () => {

@@ -13,9 +13,10 @@ import {
   type AppStore,
   type NotificationRow,
 } from '@caravan/ui-kit';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
+import { useLocation } from 'react-router-dom';
 
 /** The badge's text: the count, '99+' beyond. */
 export const badgeText = (count: number) => (count > 99 ? '99+' : String(count));
@@ -59,6 +60,9 @@ export function NotificationCenter({ user }: { user: CurrentUser }) {
   const dispatch = useDispatch<AppStore['dispatch']>();
   const [open, setOpen] = useState(false);
   const [shown, setShown] = useState<NotificationRow | null>(null);
+  // going to a page (the order of a notification, any link) closes the drawer: it would cover that page
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
   const { data, isFetching } = useUnreadNotificationsQuery(user.id);
   const [markRead, { isLoading: marking }] = useMarkNotificationReadMutation();
   const [markAll, { isLoading: markingAll }] = useMarkAllNotificationsReadMutation();

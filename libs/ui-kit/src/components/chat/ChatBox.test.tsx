@@ -113,6 +113,40 @@ describe('the chat box of an order with a chat', () => {
   });
 });
 
+describe('a chat box that comes into view', () => {
+  /** The browser's IntersectionObserver, told by the test when the box is on the screen. */
+  let show: (visible: boolean) => void = () => {};
+  beforeEach(() => {
+    (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = class {
+      constructor(private readonly report: (entries: { isIntersecting: boolean }[]) => void) {}
+      observe() {
+        show = (visible) => act(() => this.report([{ isIntersecting: visible }]));
+      }
+      disconnect() {}
+    };
+  });
+  afterEach(() => delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver);
+
+  it('marks its messages read once the reader has it on the screen, without a click', async () => {
+    const { gateway } = renderInWorld(<ChatBox tableId={7} />, {
+      user: USERS.operator,
+      answers: {
+        chat_list: () => listOf([chat(1)]),
+        chat_get_by_id: () => chat(1),
+        chat_mark_read: () => ({ chat_id: 12, unread_count: 0 }),
+        chat_unread_list: () => [],
+      },
+    });
+    await screen.findAllByTestId('chat-message');
+    show(false);
+    await settle();
+    expect(gateway.of('chat_mark_read')).toHaveLength(0);
+    show(true);
+    await waitFor(() => expect(gateway.of('chat_mark_read')).toHaveLength(1));
+    expect(gateway.of('chat_mark_read')[0]!.params).toEqual({ chat_id: 12, message_id: 2 });
+  });
+});
+
 test("an order list's row shows its chat's unread count; nothing when all is read", async () => {
   const { gateway } = renderInWorld(
     <>

@@ -9,7 +9,7 @@ import {
   type ChatMessage,
   type ChatTable,
 } from '@caravan/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLazyDocumentListQuery } from '../../entityApi';
 import { useCurrentUser } from '../../session';
@@ -151,6 +151,21 @@ function Composer({ chatId, onSent }: { chatId: number; onSent(): void }) {
   );
 }
 
+/** Whether at least half of the element is on the screen (false where the browser cannot tell). */
+function useInView(element: RefObject<HTMLElement | null>, mounted: boolean) {
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    const el = element.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)), {
+      threshold: 0.5,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [element, mounted]);
+  return inView;
+}
+
 /** One chat's messages, live (SSE chat_item), with the reader's unread count and the composer. */
 function ChatThread({ chatId }: { chatId: number }) {
   const { t } = useTranslation();
@@ -166,15 +181,29 @@ function ChatThread({ chatId }: { chatId: number }) {
   useEffect(() => {
     area.current?.scrollTo?.({ top: area.current.scrollHeight });
   }, [messages.length]);
-  /** Whatever the reader does in the box (a click, typing, sending) means they have seen its messages. */
+  /**
+   * The reader has seen the messages when the box is on their screen in a visible tab, or when they act in it
+   * (a click, typing, sending).
+   */
   const markedUpTo = useRef(0);
+  const newest = messages[messages.length - 1]?.id ?? 0;
   const seen = () => {
-    const newest = messages[messages.length - 1]?.id ?? 0;
     // once per newest message: a click and the focus it brings are one look
     if (unread === 0 || markedUpTo.current >= newest) return;
     markedUpTo.current = newest;
     void markRead({ chat_id: chatId, message_id: newest });
   };
+  const inView = useInView(area, Boolean(chat.data));
+  useEffect(() => {
+    if (!inView) return;
+    const look = () => {
+      if (document.visibilityState === 'visible') seen();
+    };
+    look();
+    document.addEventListener('visibilitychange', look);
+    return () => document.removeEventListener('visibilitychange', look);
+    // a newer message or a new count while the box is in view is seen too
+  }, [inView, newest, unread]);
   const showEarlier = async () => {
     const cursor = earlier
       ? earlier.cursor

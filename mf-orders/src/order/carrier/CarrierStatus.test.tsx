@@ -66,12 +66,14 @@ test('shows the CDEK status in its words with the explanation, the last check in
   expect(label).toHaveTextContent(CDEK_STATUS_TEXT.ACCEPTED_IN_RECIPIENT_CITY.label);
   await userEvent.hover(label);
   expect(await screen.findByText(CDEK_STATUS_TEXT.ACCEPTED_IN_RECIPIENT_CITY.tooltip)).toBeInTheDocument();
-  expect(screen.getByTestId('carrier-last-check')).toHaveTextContent('последняя проверка: 24.11.2026 12:05');
+  expect(screen.getByTestId('carrier-last-check')).toHaveTextContent(
+    'последняя проверка: 24-11-2026 12:05 МСК',
+  );
   const lines = within(screen.getByTestId('carrier-history')).getAllByRole('row');
   expect(lines.map((l) => l.textContent)).toEqual([
-    '23.11.2026 18:30в городе получателяКазань',
-    '22.11.2026 11:00в пути в город получателяМосква',
-    '20.11.2026 13:00создан',
+    '23-11-2026 18:30 МСКв городе получателяКазань',
+    '22-11-2026 11:00 МСКв пути в город получателяМосква',
+    '20-11-2026 13:00 МСКсоздан',
   ]);
   expect(gateway.of('client_order_shipment_get')[0]!.params).toEqual({ client_order_id: 40 });
   expect(screen.queryByTestId('carrier-last-error')).not.toBeInTheDocument();
@@ -97,7 +99,7 @@ test("another carrier's status is shown by its label, and a failure of the last 
   );
   expect(await screen.findByTestId('carrier-status-label')).toHaveTextContent('Прибыл');
   expect(screen.getByTestId('carrier-last-error')).toHaveTextContent('сервис ПЭК не ответил');
-  expect(screen.getByTestId('carrier-history')).toHaveTextContent('23.11.2026 10:00ПрибылТверь');
+  expect(screen.getByTestId('carrier-history')).toHaveTextContent('23-11-2026 10:00 МСКПрибылТверь');
 });
 
 test('an order with a carrier the system does not follow asks nothing and shows nothing', async () => {

@@ -94,8 +94,8 @@ test("an admin opens the waybill's events, newest first", async () => {
       .getAllByRole('row')
       .map((r) => r.textContent),
   ).toEqual([
-    '22.11.2026 09:30Прибыло в сортировочный центрГуанчжоу',
-    '21.11.2026 05:00Отправлено из ШэньчжэняШэньчжэнь',
+    '22-11-2026 09:30 МСКПрибыло в сортировочный центрГуанчжоу',
+    '21-11-2026 05:00 МСКОтправлено из ШэньчжэняШэньчжэнь',
   ]);
   expect(screen.getByRole('dialog')).toHaveTextContent('в пути по Китаю');
   expect(gateway.of('/api/cnt_waybill_get')[0]!.params).toEqual({ waybill: 'SF1234567890' });

@@ -33,7 +33,7 @@ test('each line says what happened, when and who; warehouse photos open full siz
   const card = await screen.findByTestId('order-timeline');
   const lines = await within(card).findAllByRole('listitem');
   expect(lines.map((l) => l.textContent)).toEqual([
-    expect.stringMatching(/^2 фото со склада: позиция «Кроссовки»20\.11\.2026 \d\d:15 · оператор$/),
+    expect.stringMatching(/^2 фото со склада: позиция «Кроссовки»20-11-2026 \d\d:15 МСК · оператор$/),
     expect.stringMatching(/^СДЭК: вручён, Москва.* · СДЭК$/),
   ]);
   const links = within(lines[0]!).getAllByRole('link');
@@ -62,9 +62,9 @@ test("the chat's messages read as lines: the words, when, who, and the files by 
   const lines = await within(card).findAllByRole('listitem');
   expect(lines.map((l) => l.getAttribute('data-kind'))).toEqual(['message', 'message']);
   expect(lines[0]!.textContent).toMatch(
-    /^Сделала фото коробки, смотрите21\.11\.2026 \d\d:05 · Анна Операторкоробка\.jpgнакладная\.pdf$/,
+    /^Сделала фото коробки, смотрите21-11-2026 \d\d:05 МСК · Анна Операторкоробка\.jpgнакладная\.pdf$/,
   );
-  expect(lines[1]!.textContent).toMatch(/^Когда отправите\?20\.11\.2026 \d\d:15 · вы$/);
+  expect(lines[1]!.textContent).toMatch(/^Когда отправите\?20-11-2026 \d\d:15 МСК · вы$/);
   const files = within(lines[0]!).getAllByRole('link');
   expect(files.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target')])).toEqual([
     ['коробка.jpg', '/api/files/c1.jpg', '_blank'],

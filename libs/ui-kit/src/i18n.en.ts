@@ -346,6 +346,7 @@ export const en: RussianTable & {
     recipient: 'recipient',
     category: 'category',
     channels: 'how notifications reach you',
+    telegramNotLinked: 'Telegram is not linked: notifications will go there once you link it above',
     channelsHint: 'in the app notifications always arrive',
     close: 'close',
     none: 'no unread notifications',

@@ -43,3 +43,41 @@ test('a refusal is shown and the choice stays as stored', async () => {
   expect(await screen.findByText('сервис временно недоступен, повторите попытку')).toBeInTheDocument();
   expect(telegram).not.toBeChecked();
 });
+
+const link = (state: 'linked' | null) => ({
+  user_id: USERS.client.id,
+  state,
+  telegram_id: state ? '700' : null,
+  username: null,
+  first_name: null,
+  linked_at: null,
+  broken_at: null,
+  broken_reason: null,
+});
+
+test('Telegram chosen while it is not linked: the page says nothing goes there until it is', async () => {
+  renderInWorld(<NotificationChannels />, {
+    user: USERS.client,
+    answers: {
+      notification_channels_get: () => ({ app: true, email: false, telegram: true }),
+      telegram_link_get: () => link(null),
+    },
+  });
+  expect(await screen.findByTestId('telegram-channel-waits')).toHaveTextContent(
+    'Telegram не привязан: уведомления пойдут туда, когда вы привяжете его выше',
+  );
+});
+
+test('Telegram chosen and linked: no warning', async () => {
+  const { gateway } = renderInWorld(<NotificationChannels />, {
+    user: USERS.client,
+    answers: {
+      notification_channels_get: () => ({ app: true, email: false, telegram: true }),
+      telegram_link_get: () => link('linked'),
+    },
+  });
+  await waitFor(() => expect(screen.getByRole('checkbox', { name: 'в Telegram' })).toBeChecked());
+  await waitFor(() => expect(gateway.of('telegram_link_get')).toHaveLength(1));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(screen.queryByTestId('telegram-channel-waits')).not.toBeInTheDocument();
+});

@@ -1,7 +1,8 @@
-import { Checkbox, H4 } from '@blueprintjs/core';
+import { Callout, Checkbox, H4 } from '@blueprintjs/core';
 import { MESSAGES, NOTIFICATION_CHANNEL_LABELS } from '@caravan/contracts';
 import { toast, useNotificationChannelsQuery, useUpdateNotificationChannelsMutation } from '@caravan/ui-kit';
 import { useTranslation } from 'react-i18next';
+import { useTelegramLinkGetQuery } from '../api/users';
 
 /**
  * On /profile: where the user's notifications go besides the app (always): email, Telegram. Each tick
@@ -11,6 +12,9 @@ export function NotificationChannels() {
   const { t } = useTranslation();
   const { data } = useNotificationChannelsQuery();
   const [update, { isLoading }] = useUpdateNotificationChannelsMutation();
+  const link = useTelegramLinkGetQuery(undefined);
+  // chosen but not linked (or the link broke): nothing reaches Telegram until the user links it above
+  const telegramWaits = Boolean(data?.telegram) && Boolean(link.data) && link.data?.state !== 'linked';
   const set = async (channel: 'email' | 'telegram', value: boolean) => {
     try {
       const saved = await update({ [channel]: value }).unwrap();
@@ -37,6 +41,11 @@ export function NotificationChannels() {
           onChange={(e) => void set(channel, e.currentTarget.checked)}
         />
       ))}
+      {telegramWaits && (
+        <Callout intent="warning" icon="warning-sign" data-testid="telegram-channel-waits">
+          {t('notifications.telegramNotLinked')}
+        </Callout>
+      )}
       <p className="bp6-text-muted bp6-text-small">{t('notifications.channelsHint')}</p>
     </section>
   );

@@ -92,7 +92,7 @@ describe('legal entities and bank accounts', () => {
     ]);
     expect(await call('legal_entity_list', { type: 'bank' })).toMatchObject({
       ok: false,
-      message: "неверное значение поля 'type': выберите значение из списка",
+      message: "неверное значение поля 'тип': выберите значение из списка",
     });
   });
 

@@ -103,6 +103,11 @@ describe('messages', () => {
     });
     // the client's count is their own
     expect((await world.call('chat_get_by_id', { id: chat.id }, who.clientA)).result.unread_count).toBe(1);
+
+    // a read mark beyond the newest message stops at it: a later message still counts as unread
+    await world.call('chat_mark_read', { chat_id: chat.id, message_id: 9007199254740991 }, who.operatorA);
+    await say('И ещё вопрос', who.clientA);
+    expect((await world.call('chat_get_by_id', { id: chat.id }, who.operatorA)).result.unread_count).toBe(1);
   });
 
   it('are published with the order’s client and operator, who alone receive them live', async () => {

@@ -217,11 +217,11 @@ export function registerChat(kit: ServiceKit) {
         // the generic read applies the reader's reach: another client's chat does not exist for them
         await chats.get(ctx.db, ctx.identity, p.chat_id);
         const userId = ctx.identity.user_id;
-        const upTo =
-          p.message_id ??
-          Number(
-            (await ctx.db('chat_message').where({ chat_id: p.chat_id }).max('id as id').first())?.id ?? 0,
-          );
+        const newest = Number(
+          (await ctx.db('chat_message').where({ chat_id: p.chat_id }).max('id as id').first())?.id ?? 0,
+        );
+        // never beyond the chat's newest message: a larger id would hide every later message from the count
+        const upTo = Math.min(p.message_id ?? newest, newest);
         await ctx.db.raw(
           `insert into chat_read (chat_id, user_id, last_read_id) values (?, ?, ?)
            on conflict (chat_id, user_id) do update

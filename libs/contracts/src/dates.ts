@@ -42,12 +42,26 @@ export function formatDisplayDate(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? '' : `${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()}`;
 }
 
-/** ISO timestamp → 'DD-MM-YYYY HH:mm' in local time; '' for nothing. */
-export function formatDisplayDateTime(iso: string | null | undefined): string {
+/** ISO timestamp → 'DD-MM-YYYY HH:mm' in local time, or in `timeZone` when given; '' for nothing. */
+export function formatDisplayDateTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return `${formatDisplayDate(iso)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (!timeZone) return `${formatDisplayDate(iso)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const at = Object.fromEntries(
+    new Intl.DateTimeFormat('ru-RU', {
+      timeZone,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${at.day}-${at.month}-${at.year} ${at.hour}:${at.minute}`;
 }
 
 /** Is 'YYYY-MM-DD' a real day within 1900–2050? */

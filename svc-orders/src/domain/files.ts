@@ -1,10 +1,4 @@
-import {
-  extensionOf,
-  IMAGE_EXTENSIONS,
-  UPLOAD_MAX_BYTES,
-  UPLOAD_MESSAGES,
-  uploadRefusal,
-} from '@caravan/contracts';
+import { IMAGE_EXTENSIONS, UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadRefusal } from '@caravan/contracts';
 
 export type ReceivedFile = { name: string; mime: string; data: Buffer; truncated: boolean };
 
@@ -51,8 +45,3 @@ const INLINE = new Set([
   'text/plain',
 ]);
 export const servedType = (mime: string) => (INLINE.has(mime) ? mime : 'application/octet-stream');
-
-export const storedName = (id: string, name: string) => {
-  const ext = extensionOf(name);
-  return /^[a-z0-9]{1,10}$/.test(ext) ? `${id}.${ext}` : id;
-};

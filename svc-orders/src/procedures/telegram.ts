@@ -25,7 +25,6 @@ import {
 
 type OrderRow = { id: number; title: unknown; client_id: number; operator_id: number };
 
-/** Why nothing was delivered, in the user's words: the first recipient's outcome speaks for all. */
 /** Nothing is sent when any recipient already had TELEGRAM_SENDS_PER_MINUTE messages from this sender in the last minute. */
 async function assertNotTooOften(db: Db, senderId: number, recipientIds: readonly number[]) {
   const busiest = (await db('telegram_message')
@@ -39,6 +38,7 @@ async function assertNotTooOften(db: Db, senderId: number, recipientIds: readonl
   if ((busiest?.n ?? 0) >= TELEGRAM_SENDS_PER_MINUTE) throw new BusinessError(TELEGRAM_MESSAGES.tooOften);
 }
 
+/** Why nothing was delivered, in the user's words: the first recipient's outcome speaks for all. */
 function notDelivered(outcomes: SendOutcome[]): BusinessError {
   const limited = outcomes.find((o) => o.kind === 'rate_limited');
   if (limited?.kind === 'rate_limited')

@@ -4,13 +4,13 @@ import {
   ok,
   UPLOAD_MAX_BYTES,
   UPLOAD_MESSAGES,
-  UPLOADED_FILES_PATH,
+  uploadedFilePath,
   type UploadedFile,
 } from '@caravan/contracts';
 import type { IdentifiedRequest, ServiceKit } from '@caravan/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { refusal, servedType, sniffImage, storedName, type ReceivedFile } from '../domain/files';
+import { refusal, servedType, sniffImage, type ReceivedFile } from '../domain/files';
 
 const MAX_FILES = 20;
 /** All files of one upload together: what one request may make the service hold in memory. */
@@ -105,7 +105,7 @@ export function registerUploads(kit: ServiceKit) {
     });
     await kit.db('file').insert(stored);
     const result: UploadedFile[] = stored.map((s) => ({
-      file: `${UPLOADED_FILES_PATH}${storedName(s.id, s.name)}`,
+      file: uploadedFilePath(s.id, s.name),
       name: s.name,
       size: s.size,
       mime: s.mime,

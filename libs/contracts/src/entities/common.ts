@@ -91,13 +91,6 @@ export const Attachment = z.strictObject({
 export type Attachment = z.infer<typeof Attachment>;
 export const Attachments = z.array(Attachment).max(100).default([]);
 
-/** Where svc-orders serves an uploaded file: `/api/files/<its id>[.<extension>]` (docs/adr/0003). */
-export const UPLOADED_FILES_PATH = '/api/files/';
-const UPLOADED_FILE =
-  /^\/api\/files\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\.[a-z0-9]{1,10})?$/;
-/** The stored file's id of an attachment's `file`, or null when it is not a file uploaded here (any other link). */
-export const uploadedFileId = (file: string) => UPLOADED_FILE.exec(file)?.[1] ?? null;
-
 /** Columns every entity row carries (ARCHITECTURE §7). */
 export type BaseRow = { id: number; deleted: boolean; created_at: string; updated_at: string };
 

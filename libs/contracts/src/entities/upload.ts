@@ -26,6 +26,27 @@ export const UPLOAD_MESSAGES = {
 
 export const extensionOf = (name: string) => /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
+/**
+ * Where svc-orders serves an uploaded file (docs/adr/0003): `/api/files/<its id>`, with its name's extension when
+ * that is a plain one. The upload builds the path; a chat message's attachment is checked against it.
+ */
+const UPLOADED_FILES_PATH = '/api/files/';
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const STORED_EXTENSION = /^[a-z0-9]{1,10}$/;
+
+export function uploadedFilePath(id: string, name: string): string {
+  const ext = extensionOf(name);
+  return STORED_EXTENSION.test(ext) ? `${UPLOADED_FILES_PATH}${id}.${ext}` : `${UPLOADED_FILES_PATH}${id}`;
+}
+
+/** The stored file's id of an attachment's `file`, or null when it is not a file uploaded here (any other link). */
+export function uploadedFileId(file: string): string | null {
+  if (!file.startsWith(UPLOADED_FILES_PATH)) return null;
+  const [id = '', ext, ...more] = file.slice(UPLOADED_FILES_PATH.length).split('.');
+  const plain = ext === undefined || STORED_EXTENSION.test(ext);
+  return STORED_ID.test(id) && plain && !more.length ? id : null;
+}
+
 /** Why a file cannot be uploaded (the spec's message), or null when it can. */
 export function uploadRefusal(
   file: { name: string; size: number },
